@@ -1,0 +1,41 @@
+package middleware
+
+import "github.com/gin-gonic/gin"
+
+// ctxKey is unexported so that no other package, and no handler calling
+// c.Set with a string, can overwrite or forge what this package stores.
+type ctxKey int
+
+const (
+	clientKeyCtx ctxKey = iota
+	userCtx
+	requestIDCtx
+)
+
+// ClientKeyFrom returns the normalised (lower-case) client key that
+// ClientKeyAuth accepted for this request.
+func ClientKeyFrom(c *gin.Context) (string, bool) {
+	return stringFrom(c, clientKeyCtx)
+}
+
+// UserFrom returns the user that a guard resolved and authorised for this
+// request. It reports false in handlers that no guard protects.
+func UserFrom(c *gin.Context) (string, bool) {
+	return stringFrom(c, userCtx)
+}
+
+// RequestIDFrom returns the request id that RequestID assigned, or "" when
+// that middleware did not run.
+func RequestIDFrom(c *gin.Context) string {
+	id, _ := stringFrom(c, requestIDCtx)
+	return id
+}
+
+func stringFrom(c *gin.Context, k ctxKey) (string, bool) {
+	v, ok := c.Get(k)
+	if !ok {
+		return "", false
+	}
+	s, ok := v.(string)
+	return s, ok
+}

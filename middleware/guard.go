@@ -1,0 +1,204 @@
+package middleware
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Checker answers authorization questions for one client (authz's per-client
+// handle satisfies it). Both methods must return an error, never false, when
+// they cannot decide, so that guards fail closed with 503.
+type Checker interface {
+	UserHasPermission(ctx context.Context, user, permission string) (bool, error)
+	UserHasRole(ctx context.Context, user, role string) (bool, error)
+}
+
+// ErrInvalidGuardConfig wraps every error NewGuard returns.
+var ErrInvalidGuardConfig = errors.New("invalid guard config")
+
+// GuardConfig describes one guard. Exactly one of AnyPermissions,
+// AllPermissions and Role must be set.
+type GuardConfig struct {
+	// Checker answers the permission and role questions; required.
+	Checker Checker
+	// Resolver finds the user of the request; required.
+	Resolver Resolver
+	// AnyPermissions admits a user holding at least one of these.
+	AnyPermissions []string
+	// AllPermissions admits a user holding every one of these.
+	AllPermissions []string
+	// Role admits a user who is a member of this role.
+	Role string
+}
+
+// requirement is what a compiled guard checks.
+type requirement uint8
+
+const (
+	requireAny requirement = iota + 1
+	requireAll
+	requireRole
+)
+
+// guard is a GuardConfig compiled and validated, so that the request path
+// only calls the resolver and the checker.
+type guard struct {
+	checker  Checker
+	resolver Resolver
+	req      requirement
+	names    []string // permissions, or the one role
+}
+
+// Fixed refusal details: they never include the user, the resolver's error
+// text (which may carry token details) or the required names.
+const (
+	detailNoUser        = "authentication required"
+	detailAuthnDown     = "authentication unavailable"
+	detailAuthzDown     = "authorization unavailable"
+	detailNotPermitted  = "insufficient permissions"
+	messageUnavailable  = "Service Unavailable"
+	messageForbidden    = "Forbidden"
+	messageUnauthorized = "Unauthorized"
+)
+
+// NewGuard validates cfg and returns the guard middleware. Per request: the
+// resolver finds the user (401 when there is none or it fails, 503 when it
+// returns ErrResolverUnavailable); the checker decides (503 on any error,
+// never allowing; 403 when not allowed); an allowed user is stored for
+// UserFrom and the chain continues. Every refusal uses the error envelope.
+func NewGuard(cfg GuardConfig) (gin.HandlerFunc, error) {
+	g, err := compileGuard(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return g.serve, nil
+}
+
+func compileGuard(cfg GuardConfig) (*guard, error) {
+	if cfg.Checker == nil {
+		return nil, fmt.Errorf("%w: nil Checker", ErrInvalidGuardConfig)
+	}
+	if cfg.Resolver == nil {
+		return nil, fmt.Errorf("%w: nil Resolver", ErrInvalidGuardConfig)
+	}
+	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver}
+	set := 0
+	if cfg.AnyPermissions != nil {
+		set++
+		g.req, g.names = requireAny, cfg.AnyPermissions
+	}
+	if cfg.AllPermissions != nil {
+		set++
+		g.req, g.names = requireAll, cfg.AllPermissions
+	}
+	if cfg.Role != "" {
+		set++
+		g.req, g.names = requireRole, []string{cfg.Role}
+	}
+	if set != 1 {
+		return nil, fmt.Errorf("%w: exactly one of AnyPermissions, AllPermissions and Role must be set (%d are)", ErrInvalidGuardConfig, set)
+	}
+	if len(g.names) == 0 {
+		// An empty list is set but requires nothing: "any of none" would
+		// refuse everyone and "all of none" admit everyone.
+		return nil, fmt.Errorf("%w: empty permission list", ErrInvalidGuardConfig)
+	}
+	for _, n := range g.names {
+		if !validName(n) {
+			return nil, fmt.Errorf("%w: invalid name %q", ErrInvalidGuardConfig, n)
+		}
+	}
+	// Copy so that a caller mutating its slice later cannot change a live
+	// guard.
+	g.names = append([]string(nil), g.names...)
+	return g, nil
+}
+
+func (g *guard) serve(c *gin.Context) {
+	user, err := g.resolver(c)
+	if err != nil || user == "" {
+		if errors.Is(err, ErrResolverUnavailable) {
+			Fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthnDown)
+			return
+		}
+		Fail(c, http.StatusUnauthorized, messageUnauthorized, detailNoUser)
+		return
+	}
+	allowed, err := g.allows(c.Request.Context(), user)
+	if err != nil {
+		Fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthzDown)
+		return
+	}
+	if !allowed {
+		Fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
+		return
+	}
+	c.Set(userCtx, user)
+	c.Next()
+}
+
+// allows evaluates the requirement in order, stopping at the first answer
+// that settles it. Any error settles it as an error: the caller refuses.
+func (g *guard) allows(ctx context.Context, user string) (bool, error) {
+	switch g.req {
+	case requireRole:
+		return g.checker.UserHasRole(ctx, user, g.names[0])
+	case requireAny:
+		for _, p := range g.names {
+			ok, err := g.checker.UserHasPermission(ctx, user, p)
+			if err != nil || ok {
+				return ok && err == nil, err
+			}
+		}
+		return false, nil
+	case requireAll:
+		for _, p := range g.names {
+			ok, err := g.checker.UserHasPermission(ctx, user, p)
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	// Unreachable for a compiled guard; refuse rather than allow.
+	return false, errors.New("guard: no requirement")
+}
+
+// RequirePermission returns a guard admitting users who hold permission p.
+func RequirePermission(ch Checker, r Resolver, p string) (gin.HandlerFunc, error) {
+	return NewGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: []string{p}})
+}
+
+// RequireAnyPermission returns a guard admitting users who hold at least one
+// of ps.
+func RequireAnyPermission(ch Checker, r Resolver, ps ...string) (gin.HandlerFunc, error) {
+	return NewGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: nonNil(ps)})
+}
+
+// RequireAllPermissions returns a guard admitting users who hold every one
+// of ps.
+func RequireAllPermissions(ch Checker, r Resolver, ps ...string) (gin.HandlerFunc, error) {
+	return NewGuard(GuardConfig{Checker: ch, Resolver: r, AllPermissions: nonNil(ps)})
+}
+
+// RequireRole returns a guard admitting members of role.
+func RequireRole(ch Checker, r Resolver, role string) (gin.HandlerFunc, error) {
+	if role == "" {
+		return nil, fmt.Errorf("%w: empty role", ErrInvalidGuardConfig)
+	}
+	return NewGuard(GuardConfig{Checker: ch, Resolver: r, Role: role})
+}
+
+// nonNil turns a call with no variadic arguments into an empty, non-nil
+// list, so that NewGuard reports "empty permission list" rather than
+// "nothing set".
+func nonNil(ps []string) []string {
+	if ps == nil {
+		return []string{}
+	}
+	return ps
+}
