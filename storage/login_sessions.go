@@ -1,0 +1,158 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/uptrace/bun"
+)
+
+// CreateLoginSession stores a new session with its first refresh token
+// (whose SessionID is set to s.ID), in one transaction.
+func CreateLoginSession(ctx context.Context, db bun.IDB, s *LoginSession, first *LoginRefreshToken) error {
+	first.SessionID = s.ID
+	return Classify(db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(s).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := tx.NewInsert().Model(first).Exec(ctx)
+		return err
+	}))
+}
+
+// LoginSessionByID returns the session with the given id, or
+// ErrLoginNotFound.
+func LoginSessionByID(ctx context.Context, db bun.IDB, id string) (*LoginSession, error) {
+	var s LoginSession
+	err := db.NewSelect().Model(&s).Where("id = ?", id).Limit(1).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrLoginNotFound
+	}
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return &s, nil
+}
+
+// RotateLoginRefresh exchanges the refresh token whose digest is oldHash
+// for next (whose SessionID is set here) and returns the session. An
+// unknown or expired token, or one of a revoked session, gives
+// ErrRefreshInvalid. A token already used, including one that loses a
+// concurrent race, revokes the session (revocation expiring at
+// revocationExpires) and gives ErrRefreshReused.
+func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *LoginRefreshToken, now, revocationExpires int64) (*LoginSession, error) {
+	var old LoginRefreshToken
+	err := db.NewSelect().Model(&old).Where("hash = ?", oldHash).Limit(1).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrRefreshInvalid
+	}
+	if err != nil {
+		return nil, Classify(err)
+	}
+	s, err := LoginSessionByID(ctx, db, old.SessionID)
+	if errors.Is(err, ErrLoginNotFound) {
+		return nil, ErrRefreshInvalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.RevokedAt != 0 {
+		return nil, ErrRefreshInvalid
+	}
+	if old.UsedAt != 0 {
+		return nil, reused(ctx, db, s.ID, now, revocationExpires)
+	}
+	if old.ExpiresAt <= now {
+		return nil, ErrRefreshInvalid
+	}
+	next.SessionID = s.ID
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*LoginRefreshToken)(nil)).Set("used_at = ?", now).
+			Where("hash = ? AND used_at = 0", oldHash).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrRefreshReused
+		}
+		_, err = tx.NewInsert().Model(next).Exec(ctx)
+		return err
+	})
+	if errors.Is(err, ErrRefreshReused) {
+		return nil, reused(ctx, db, s.ID, now, revocationExpires)
+	}
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return s, nil
+}
+
+func reused(ctx context.Context, db bun.IDB, sessionID string, now, revocationExpires int64) error {
+	if _, err := RevokeLoginSession(ctx, db, sessionID, now, revocationExpires); err != nil {
+		return err
+	}
+	return ErrRefreshReused
+}
+
+// RevokeLoginSession revokes a live session: it marks it, deletes its
+// refresh tokens, and records a revocation (expiring at
+// revocationExpires, Unix ms) for the other replicas, in one transaction.
+// It reports whether the session was live.
+func RevokeLoginSession(ctx context.Context, db bun.IDB, sessionID string, now, revocationExpires int64) (bool, error) {
+	var revoked bool
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		revoked, err = revokeSession(ctx, tx, sessionID, now, revocationExpires)
+		return err
+	})
+	return revoked, Classify(err)
+}
+
+func revokeSession(ctx context.Context, tx bun.IDB, sessionID string, now, revocationExpires int64) (bool, error) {
+	res, err := tx.NewUpdate().Model((*LoginSession)(nil)).Set("revoked_at = ?", now).
+		Where("id = ? AND revoked_at = 0", sessionID).Exec(ctx)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	if _, err := tx.NewDelete().Model((*LoginRefreshToken)(nil)).Where("session_id = ?", sessionID).Exec(ctx); err != nil {
+		return false, err
+	}
+	rev := &LoginRevocation{SessionID: sessionID, RevokedAt: now, ExpiresAt: revocationExpires}
+	_, err = tx.NewInsert().Model(rev).Exec(ctx)
+	return err == nil, err
+}
+
+// LoginRevocations returns the revocations still in force at now (Unix
+// ms) whose id is above afterID or that were revoked at or after
+// revokedSince (Unix ms), ordered by id. Pollers pass the highest id they
+// have seen and a time some margin in the past, so that a revocation whose
+// transaction committed after a higher id was seen is still picked up.
+func LoginRevocations(ctx context.Context, db bun.IDB, afterID, revokedSince, now int64) ([]LoginRevocation, error) {
+	var out []LoginRevocation
+	err := db.NewSelect().Model(&out).
+		Where("expires_at > ?", now).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("id > ?", afterID).WhereOr("revoked_at >= ?", revokedSince)
+		}).
+		OrderExpr("id").Scan(ctx)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return out, nil
+}
+
+// PruneLogin deletes what can no longer matter at now (Unix ms):
+// revocations past their expiry and expired refresh tokens.
+func PruneLogin(ctx context.Context, db bun.IDB, now int64) error {
+	if _, err := db.NewDelete().Model((*LoginRevocation)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
+		return Classify(err)
+	}
+	_, err := db.NewDelete().Model((*LoginRefreshToken)(nil)).Where("expires_at <= ?", now).Exec(ctx)
+	return Classify(err)
+}
