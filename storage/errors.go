@@ -1,0 +1,89 @@
+package storage
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/uptrace/bun/driver/pgdriver"
+)
+
+// Sentinel errors. authz re-exports them under its own names.
+var (
+	// ErrUnavailable means the database could not be reached or did not
+	// answer in time. Callers must fail closed.
+	ErrUnavailable = errors.New("store unavailable")
+	// ErrRoleNotFound means the role named by a grant, a membership or a
+	// listing does not exist in the client's namespace.
+	ErrRoleNotFound = errors.New("role not found")
+)
+
+type unavailableError struct{ cause error }
+
+func (e unavailableError) Error() string { return "store unavailable: " + e.cause.Error() }
+func (e unavailableError) Unwrap() []error {
+	return []error{ErrUnavailable, e.cause}
+}
+
+// Classify wraps connection-level failures (refused, reset, timed out,
+// server shutting down, database file unopenable or locked past the busy
+// timeout) so that errors.Is(err, ErrUnavailable) holds. Other errors are
+// returned unchanged.
+func Classify(err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	if isUnavailable(err) {
+		return unavailableError{cause: err}
+	}
+	return err
+}
+
+func isUnavailable(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) ||
+		errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, net.ErrClosed) {
+		return true
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) {
+		return true
+	}
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		code := pgErr.Field('C')
+		// Class 08: connection exception; 57P0x: shutdown, cannot connect
+		// now; 53300: too many connections.
+		return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57P0") || code == "53300"
+	}
+	msg := err.Error()
+	// modernc.org/sqlite reports these by message only.
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked") ||
+		strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "unable to open database") ||
+		strings.Contains(msg, "sql: database is closed")
+}
+
+// isUniqueViolation reports a unique or primary-key conflict.
+func isUniqueViolation(err error) bool {
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		return pgErr.Field('C') == "23505"
+	}
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// isForeignKeyViolation reports a foreign-key conflict: in rolegate, a
+// grant or membership whose role was deleted under it.
+func isForeignKeyViolation(err error) bool {
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		return pgErr.Field('C') == "23503"
+	}
+	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
+}

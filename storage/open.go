@@ -1,0 +1,178 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	_ "modernc.org/sqlite" // pure-Go SQLite: building needs no C toolchain
+)
+
+// Database types accepted in Config.Type.
+const (
+	TypeSQLite     = "sqlite"
+	TypePostgreSQL = "postgresql"
+)
+
+// Config says which database to open.
+type Config struct {
+	// Type is TypeSQLite or TypePostgreSQL; empty means SQLite.
+	Type string
+	// URL overrides everything else; its scheme decides the dialect
+	// (postgres://, postgresql://, sqlite:// or file:).
+	URL string
+	// PostgreSQLURL is used when Type is TypePostgreSQL and URL is empty.
+	PostgreSQLURL string
+	// SQLitePath is the SQLite file when Type is SQLite and URL is empty;
+	// a leading ~ is the home folder. The parent folder is created.
+	SQLitePath string
+	// ConnectTimeout bounds the first ping; zero means 5 seconds.
+	ConnectTimeout time.Duration
+	// PostgreSQLConnParams are session parameters set on every PostgreSQL
+	// connection (tests use search_path to get a schema of their own).
+	PostgreSQLConnParams map[string]any
+}
+
+// DefaultSQLitePath is where the SQLite file lives when nothing is set.
+const DefaultSQLitePath = "~/.auth.sqlite3"
+
+// Open opens and pings the database the config names. It does not migrate:
+// call Migrate after it. An unreachable database is an error wrapping
+// ErrUnavailable.
+func Open(ctx context.Context, cfg Config) (*bun.DB, error) {
+	kind, target, err := resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var db *bun.DB
+	switch kind {
+	case TypePostgreSQL:
+		db, err = openPostgres(target, cfg.PostgreSQLConnParams)
+	default:
+		db, err = openSQLite(target)
+	}
+	if err != nil {
+		return nil, err
+	}
+	timeout := cfg.ConnectTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("storage: cannot reach the %s database: %w", kind, Classify(err))
+	}
+	return db, nil
+}
+
+// resolve turns the config into a dialect and a driver target.
+func resolve(cfg Config) (kind, target string, err error) {
+	if cfg.URL != "" {
+		u, err := url.Parse(cfg.URL)
+		if err != nil {
+			return "", "", errors.New("storage: AUTH_DATABASE_URL is not a valid URL")
+		}
+		switch strings.ToLower(u.Scheme) {
+		case "postgres", "postgresql":
+			return TypePostgreSQL, cfg.URL, nil
+		case "sqlite", "sqlite3":
+			p := strings.TrimPrefix(cfg.URL, u.Scheme+"://")
+			if i := strings.IndexByte(p, '?'); i >= 0 {
+				p = p[:i]
+			}
+			return TypeSQLite, p, nil
+		case "file":
+			return TypeSQLite, strings.TrimPrefix(strings.TrimPrefix(cfg.URL, "file://"), "file:"), nil
+		default:
+			return "", "", fmt.Errorf("storage: AUTH_DATABASE_URL has unsupported scheme %q (use postgres://, sqlite:// or file:)", u.Scheme)
+		}
+	}
+	switch strings.ToLower(cfg.Type) {
+	case "", TypeSQLite, "sqlite3":
+		p := cfg.SQLitePath
+		if p == "" {
+			p = DefaultSQLitePath
+		}
+		return TypeSQLite, p, nil
+	case TypePostgreSQL, "postgres":
+		if cfg.PostgreSQLURL == "" {
+			return "", "", errors.New("storage: AUTH_DATABASE_TYPE is postgresql but neither AUTH_POSTGRESQL_URL nor AUTH_DATABASE_URL is set")
+		}
+		return TypePostgreSQL, cfg.PostgreSQLURL, nil
+	default:
+		return "", "", fmt.Errorf("storage: unknown AUTH_DATABASE_TYPE %q (use sqlite or postgresql)", cfg.Type)
+	}
+}
+
+func openPostgres(dsn string, params map[string]any) (*bun.DB, error) {
+	if _, err := url.Parse(dsn); err != nil {
+		return nil, errors.New("storage: the PostgreSQL URL is not a valid URL")
+	}
+	opts := []pgdriver.Option{
+		pgdriver.WithDSN(dsn),
+		pgdriver.WithApplicationName("rolegate"),
+		pgdriver.WithDialTimeout(3 * time.Second),
+	}
+	if len(params) > 0 {
+		opts = append(opts, pgdriver.WithConnParams(params))
+	}
+	sqldb := sql.OpenDB(pgdriver.NewConnector(opts...))
+	sqldb.SetMaxOpenConns(16)
+	sqldb.SetMaxIdleConns(16)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	return bun.NewDB(sqldb, pgdialect.New()), nil
+}
+
+func openSQLite(path string) (*bun.DB, error) {
+	if path == ":memory:" {
+		return nil, errors.New("storage: an in-memory SQLite database is not supported (each connection would see its own); use a file")
+	}
+	expanded, err := expandHome(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(expanded), 0o700); err != nil {
+		return nil, fmt.Errorf("storage: cannot create the folder of the SQLite file: %w", err)
+	}
+	// WAL lets readers run beside the writer; busy_timeout makes writers
+	// queue instead of failing; _txlock=immediate takes the write lock at
+	// BEGIN so two writers never deadlock upgrading a read lock.
+	dsn := "file:" + expanded +
+		"?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("storage: open SQLite: %w", err)
+	}
+	sqldb.SetMaxOpenConns(8)
+	sqldb.SetMaxIdleConns(8)
+	return bun.NewDB(sqldb, sqlitedialect.New()), nil
+}
+
+func expandHome(p string) (string, error) {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("storage: cannot expand ~ in the SQLite path: %w", err)
+		}
+		return filepath.Join(home, strings.TrimPrefix(p, "~")), nil
+	}
+	return p, nil
+}
+
+// IsPostgres reports whether db talks to PostgreSQL.
+func IsPostgres(db bun.IDB) bool {
+	return db.Dialect().Name() == dialect.PG
+}

@@ -1,0 +1,123 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// AddPermission grants a permission to a role; ErrRoleNotFound when the
+// role does not exist; created is false when it was already granted.
+func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (created bool, err error) {
+	if err := requireRole(ctx, db, s, role); err != nil {
+		return false, err
+	}
+	if s.Names != nil {
+		// A legacy plaintext grant counts as the same grant.
+		if ok, err := HasPermission(ctx, db, s, role, name); err != nil || ok {
+			return false, err
+		}
+	}
+	res, err := db.NewRaw(
+		"INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, ?, ?) ON CONFLICT (ns, role, name) DO NOTHING",
+		s.NS, role, s.storedName(name)).Exec(ctx)
+	return affected(res, err)
+}
+
+// DeletePermission revokes a permission from a role.
+func DeletePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (deleted bool, err error) {
+	res, err := db.NewRaw("DELETE FROM rolegate_permissions WHERE ns = ? AND role = ? AND name IN (?)",
+		s.NS, role, bun.List(s.nameForms(name))).Exec(ctx)
+	return affected(res, err)
+}
+
+// HasPermission reports whether the role holds the permission.
+func HasPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
+	return exists(ctx, db, "SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role = ? AND name IN (?)",
+		s.NS, role, bun.List(s.nameForms(name)))
+}
+
+// RolePermissions lists a role's permissions; ErrRoleNotFound when the role
+// does not exist.
+func RolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
+	if err := requireRole(ctx, db, s, role); err != nil {
+		return nil, err
+	}
+	return names(ctx, db, s, "SELECT name FROM rolegate_permissions WHERE ns = ? AND role = ?", s.NS, role)
+}
+
+// WhichRolesCan lists the roles that hold the permission.
+func WhichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
+	var roles []string
+	err := db.NewRaw("SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)",
+		s.NS, bun.List(s.nameForms(name))).Scan(ctx, &roles)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return sortedUnique(roles), nil
+}
+
+// WhichUsersCan lists the users that hold the permission through any role.
+func WhichUsersCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
+	return names(ctx, db, s, `SELECT m.user_name FROM rolegate_memberships m
+		JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
+		WHERE m.ns = ? AND p.name IN (?)`, s.NS, bun.List(s.nameForms(name)))
+}
+
+// UserPermissions lists the permissions a user holds through any role.
+func UserPermissions(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
+	_, perms, err := UserGrants(ctx, db, s, user)
+	return perms, err
+}
+
+// UserGrants returns a user's roles and permissions in one query: what the
+// decision cache keeps for a user.
+func UserGrants(ctx context.Context, db bun.IDB, s Scope, user string) (roles, perms []string, err error) {
+	var rows []struct {
+		Role string         `bun:"role"`
+		Name sql.NullString `bun:"name"`
+	}
+	err = db.NewRaw(`SELECT m.role, p.name FROM rolegate_memberships m
+		LEFT JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
+		WHERE m.ns = ? AND m.user_name IN (?)`, s.NS, bun.List(s.nameForms(user))).Scan(ctx, &rows)
+	if err != nil {
+		return nil, nil, Classify(err)
+	}
+	roles = make([]string, 0, 4)
+	stored := make([]string, 0, len(rows))
+	for _, r := range rows {
+		roles = append(roles, r.Role)
+		if r.Name.Valid {
+			stored = append(stored, r.Name.String)
+		}
+	}
+	perms, err = s.plainNames(stored)
+	return sortedUnique(roles), perms, err
+}
+
+func exists(ctx context.Context, db bun.IDB, query string, args ...any) (bool, error) {
+	var n int
+	err := db.NewRaw(query, args...).Scan(ctx, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, Classify(err)
+}
+
+// names runs a query returning one stored-name column and gives the plain
+// names, sorted and deduplicated.
+func names(ctx context.Context, db bun.IDB, s Scope, query string, args ...any) ([]string, error) {
+	var stored []string
+	if err := db.NewRaw(query, args...).Scan(ctx, &stored); err != nil {
+		return nil, Classify(err)
+	}
+	return s.plainNames(stored)
+}
+
+func sortRoles(r []Role) {
+	slices.SortFunc(r, func(a, b Role) int { return strings.Compare(a.Name, b.Name) })
+}

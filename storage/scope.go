@@ -1,0 +1,81 @@
+package storage
+
+import (
+	"slices"
+)
+
+// Codec turns a stored name into its plain form and back. storage/cipher's
+// ClientCipher satisfies it. Decrypt must pass legacy plaintext through.
+type Codec interface {
+	Encrypt(plain string) string
+	Decrypt(stored string) (string, error)
+}
+
+// Scope is one client's view of the store: its namespace, and how names
+// are stored in it.
+type Scope struct {
+	// NS is the client's namespace: the hex SHA-256 of the normalised key.
+	NS string
+	// Names encrypts permission names and members' user names; nil stores
+	// them as they are.
+	Names Codec
+	// Descriptions encrypts role descriptions; nil stores them as they are.
+	Descriptions Codec
+}
+
+// storedName is how a permission or user name is written.
+func (s Scope) storedName(name string) string {
+	if s.Names == nil {
+		return name
+	}
+	return s.Names.Encrypt(name)
+}
+
+// nameForms are the stored spellings a lookup must match: the encrypted
+// form, and the plain one for rows written before encryption was on.
+func (s Scope) nameForms(name string) []string {
+	if s.Names == nil {
+		return []string{name}
+	}
+	return []string{s.Names.Encrypt(name), name}
+}
+
+func (s Scope) plainName(stored string) (string, error) {
+	if s.Names == nil {
+		return stored, nil
+	}
+	return s.Names.Decrypt(stored)
+}
+
+// plainNames decrypts, sorts and deduplicates (a legacy plaintext row and
+// its encrypted twin are one name).
+func (s Scope) plainNames(stored []string) ([]string, error) {
+	out := make([]string, 0, len(stored))
+	for _, v := range stored {
+		p, err := s.plainName(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return sortedUnique(out), nil
+}
+
+func (s Scope) storedDescription(d string) string {
+	if s.Descriptions == nil || d == "" {
+		return d
+	}
+	return s.Descriptions.Encrypt(d)
+}
+
+func (s Scope) plainDescription(d string) (string, error) {
+	if s.Descriptions == nil {
+		return d, nil
+	}
+	return s.Descriptions.Decrypt(d)
+}
+
+func sortedUnique(v []string) []string {
+	slices.Sort(v)
+	return slices.Compact(v)
+}

@@ -1,0 +1,43 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/uptrace/bun"
+)
+
+// GetOrInitSetting returns the value stored under key, creating it with
+// init when absent. When replicas race, the first insert wins and every
+// caller returns that value.
+func GetOrInitSetting(ctx context.Context, db bun.IDB, key string, init func() (string, error)) (string, error) {
+	if v, ok, err := GetSetting(ctx, db, key); err != nil || ok {
+		return v, err
+	}
+	v, err := init()
+	if err != nil {
+		return "", err
+	}
+	if _, err := db.NewRaw("INSERT INTO rolegate_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", key, v).Exec(ctx); err != nil {
+		return "", Classify(err)
+	}
+	v, ok, err := GetSetting(ctx, db, key)
+	if err == nil && !ok {
+		err = errors.New("storage: setting vanished after insert: " + key)
+	}
+	return v, err
+}
+
+// GetSetting returns the value stored under key, and whether there was one.
+func GetSetting(ctx context.Context, db bun.IDB, key string) (string, bool, error) {
+	var v string
+	err := db.NewRaw("SELECT value FROM rolegate_settings WHERE key = ?", key).Scan(ctx, &v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, Classify(err)
+	}
+	return v, true, nil
+}

@@ -1,0 +1,63 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+func TestRBACQueries(t *testing.T) {
+	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := storage.Scope{NS: storage.NamespaceOf("k1")}
+		must := func(ok bool, err error) bool {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		if !must(storage.AddRole(ctx, db, s, "editor", "Edits")) {
+			t.Fatal("first AddRole should create")
+		}
+		if must(storage.AddRole(ctx, db, s, "editor", "other")) {
+			t.Fatal("second AddRole should report existing")
+		}
+		if _, err := storage.AddPermission(ctx, db, s, "ghost", "edit"); !errors.Is(err, storage.ErrRoleNotFound) {
+			t.Fatalf("grant to missing role: %v", err)
+		}
+		must(storage.AddPermission(ctx, db, s, "editor", "edit"))
+		must(storage.AddPermission(ctx, db, s, "editor", "read"))
+		must(storage.AddMembership(ctx, db, s, "sara", "editor"))
+		roles, perms, err := storage.UserGrants(ctx, db, s, "sara")
+		if err != nil || !slices.Equal(roles, []string{"editor"}) || !slices.Equal(perms, []string{"edit", "read"}) {
+			t.Fatalf("grants = %v %v %v", roles, perms, err)
+		}
+		rev1, err := storage.BumpRevision(ctx, db, s.NS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rev2, _ := storage.BumpRevision(ctx, db, s.NS)
+		if rev2 != rev1+1 {
+			t.Fatalf("revisions %d then %d", rev1, rev2)
+		}
+		if !must(storage.DeleteRole(ctx, db, s, "editor")) {
+			t.Fatal("delete role")
+		}
+		must(storage.AddRole(ctx, db, s, "editor", ""))
+		if roles, perms, _ := storage.UserGrants(ctx, db, s, "sara"); len(roles)+len(perms) != 0 {
+			t.Fatalf("re-created role brought back %v %v", roles, perms)
+		}
+		v, err := storage.GetOrInitSetting(ctx, db, "x", func() (string, error) { return "one", nil })
+		v2, _ := storage.GetOrInitSetting(ctx, db, "x", func() (string, error) { return "two", nil })
+		if err != nil || v != "one" || v2 != "one" {
+			t.Fatalf("settings %q %q %v", v, v2, err)
+		}
+	})
+}
