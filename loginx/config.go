@@ -1,0 +1,119 @@
+package loginx
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Config configures the login service. The zero value of every field but
+// Providers has a usable default.
+type Config struct {
+	// Providers are the OAuth/OIDC providers accepted as serviceName.
+	Providers []ProviderConfig
+	// JWTSecret signs session tokens. Empty: a 32-byte secret is generated
+	// once and kept in the store (setting "jwt_secret"), so that restarts
+	// and replicas agree. An explicit secret under 32 bytes is refused.
+	JWTSecret string
+	// JWTAlgorithm is HS256 (default), HS384 or HS512.
+	JWTAlgorithm string
+	// AccessTTL is the lifetime of an authToken (default 24h).
+	AccessTTL time.Duration
+	// RefreshTTL is the lifetime of a refresh token (default 7 days).
+	RefreshTTL time.Duration
+	// Roles returns the user's roles for the me record (authz sets it to
+	// the roles under AUTH_CLIENT_KEY). Nil: an empty list.
+	Roles func(ctx context.Context, username string) ([]string, error)
+	// HTTPClient calls the providers (discovery, keys, userinfo). Nil: a
+	// client with a 10 s timeout.
+	HTTPClient *http.Client
+	// Logger receives warnings and refusals; never a token or a secret.
+	// Nil: slog.Default().
+	Logger *slog.Logger
+	// RevocationPollInterval is how often revocations made by other
+	// replicas are read from the store (default 1s).
+	RevocationPollInterval time.Duration
+	// Leeway is the clock skew tolerated on the provider's exp (default
+	// 30s).
+	Leeway time.Duration
+	// Issuer is the iss claim of session tokens (default "rolegate").
+	Issuer string
+	// TokenCacheSize bounds the cache of verified session tokens (default
+	// 65536 entries; it is emptied when full).
+	TokenCacheSize int
+	// Now returns the current time; nil is time.Now. For tests.
+	Now func() time.Time
+}
+
+// Defaults of Config.
+const (
+	DefaultJWTAlgorithm           = "HS256"
+	DefaultAccessTTL              = 24 * time.Hour
+	DefaultRefreshTTL             = 7 * 24 * time.Hour
+	DefaultRevocationPollInterval = time.Second
+	DefaultLeeway                 = 30 * time.Second
+	DefaultIssuer                 = "rolegate"
+	DefaultTokenCacheSize         = 1 << 16
+	// MinSecretLen is the shortest explicit JWTSecret accepted, in bytes.
+	MinSecretLen = 32
+	// MaxBodyBytes is the largest request body the login routes read.
+	MaxBodyBytes = 64 << 10
+)
+
+// withDefaults validates cfg and fills in defaults.
+func (cfg Config) withDefaults() (Config, error) {
+	if cfg.JWTAlgorithm == "" {
+		cfg.JWTAlgorithm = DefaultJWTAlgorithm
+	}
+	switch cfg.JWTAlgorithm {
+	case "HS256", "HS384", "HS512":
+	default:
+		return cfg, fmt.Errorf("loginx: JWT algorithm %q is not supported (use HS256, HS384 or HS512)", cfg.JWTAlgorithm)
+	}
+	if cfg.JWTSecret != "" && len(cfg.JWTSecret) < MinSecretLen {
+		return cfg, fmt.Errorf("loginx: the JWT secret is %d bytes; at least %d are required", len(cfg.JWTSecret), MinSecretLen)
+	}
+	if cfg.AccessTTL < 0 || cfg.RefreshTTL < 0 || cfg.RevocationPollInterval < 0 || cfg.Leeway < 0 {
+		return cfg, fmt.Errorf("loginx: durations must not be negative")
+	}
+	if cfg.AccessTTL == 0 {
+		cfg.AccessTTL = DefaultAccessTTL
+	}
+	if cfg.RefreshTTL == 0 {
+		cfg.RefreshTTL = DefaultRefreshTTL
+	}
+	if cfg.RevocationPollInterval == 0 {
+		cfg.RevocationPollInterval = DefaultRevocationPollInterval
+	}
+	if cfg.Leeway == 0 {
+		cfg.Leeway = DefaultLeeway
+	}
+	if cfg.Issuer == "" {
+		cfg.Issuer = DefaultIssuer
+	}
+	if cfg.TokenCacheSize <= 0 {
+		cfg.TokenCacheSize = DefaultTokenCacheSize
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	seen := map[string]bool{}
+	for _, p := range cfg.Providers {
+		if err := p.validate(); err != nil {
+			return cfg, err
+		}
+		if seen[p.Name] {
+			return cfg, fmt.Errorf("loginx: provider %q is configured twice", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	return cfg, nil
+}

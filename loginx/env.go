@@ -1,0 +1,128 @@
+package loginx
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// ProviderConfig describes one OAuth/OIDC provider.
+type ProviderConfig struct {
+	// Name is the serviceName clients send at login.
+	Name string
+	// Issuer is the OIDC issuer; discovery is at
+	// Issuer + "/.well-known/openid-configuration".
+	Issuer string
+	// ClientIDs are the accepted audiences of ID tokens.
+	ClientIDs []string
+	// JWKSURL overrides the discovered jwks_uri (optional).
+	JWKSURL string
+	// UserInfoURL overrides the discovered userinfo_endpoint (optional).
+	UserInfoURL string
+}
+
+func (p ProviderConfig) validate() error {
+	if strings.TrimSpace(p.Name) == "" {
+		return fmt.Errorf("loginx: a provider has an empty name")
+	}
+	if err := checkURL(p.Issuer); err != nil {
+		return fmt.Errorf("loginx: provider %q: issuer: %w", p.Name, err)
+	}
+	if len(p.ClientIDs) == 0 {
+		return fmt.Errorf("loginx: provider %q: no client id", p.Name)
+	}
+	for _, id := range p.ClientIDs {
+		if id == "" {
+			return fmt.Errorf("loginx: provider %q: empty client id", p.Name)
+		}
+	}
+	for _, u := range []string{p.JWKSURL, p.UserInfoURL} {
+		if u == "" {
+			continue
+		}
+		if err := checkURL(u); err != nil {
+			return fmt.Errorf("loginx: provider %q: %w", p.Name, err)
+		}
+	}
+	return nil
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("%q is not an http(s) URL", s)
+	}
+	return nil
+}
+
+// EnvName returns the NAME used in a provider's environment variables:
+// upper-cased, with every character other than A-Z and 0-9 as '_'.
+func EnvName(service string) string {
+	b := []byte(strings.ToUpper(service))
+	for i, c := range b {
+		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// ProvidersFromEnv reads AUTH_OAUTH_PROVIDERS (comma-separated service
+// names) and, for each NAME (see EnvName), AUTH_OAUTH_<NAME>_ISSUER,
+// AUTH_OAUTH_<NAME>_CLIENT_ID (comma-separated audiences), and the
+// optional AUTH_OAUTH_<NAME>_JWKS_URL and AUTH_OAUTH_<NAME>_USERINFO_URL.
+// It returns nil when no provider is configured, and an error naming the
+// variable for each bad setting.
+func ProvidersFromEnv(getenv func(string) string) ([]ProviderConfig, error) {
+	var out []ProviderConfig
+	seen := map[string]string{}
+	for _, name := range splitList(getenv("AUTH_OAUTH_PROVIDERS")) {
+		env := EnvName(name)
+		if prev, ok := seen[env]; ok {
+			return nil, fmt.Errorf("AUTH_OAUTH_PROVIDERS: %q and %q both use AUTH_OAUTH_%s_*", prev, name, env)
+		}
+		seen[env] = name
+		v := func(suffix string) (string, string) {
+			k := "AUTH_OAUTH_" + env + "_" + suffix
+			return k, strings.TrimSpace(getenv(k))
+		}
+		p := ProviderConfig{Name: name}
+		k, iss := v("ISSUER")
+		if iss == "" {
+			return nil, fmt.Errorf("%s is required for provider %q", k, name)
+		}
+		if err := checkURL(iss); err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		p.Issuer = iss
+		k, ids := v("CLIENT_ID")
+		if p.ClientIDs = splitList(ids); len(p.ClientIDs) == 0 {
+			return nil, fmt.Errorf("%s is required for provider %q", k, name)
+		}
+		for _, f := range []struct {
+			suffix string
+			dst    *string
+		}{{"JWKS_URL", &p.JWKSURL}, {"USERINFO_URL", &p.UserInfoURL}} {
+			k, u := v(f.suffix)
+			if u == "" {
+				continue
+			}
+			if err := checkURL(u); err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			*f.dst = u
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+package loginx
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Errors that the session checks return, wrapped with detail.
+var (
+	// ErrInvalidSession means an authToken is missing, malformed, signed
+	// with another secret, expired, or its session was revoked. Resolver
+	// wraps it together with middleware.ErrNoUser.
+	ErrInvalidSession = errors.New("invalid session")
+	// ErrProviderUnavailable means a provider could not be reached or
+	// answered with a server error; login fails closed with 503.
+	ErrProviderUnavailable = errors.New("identity provider unavailable")
+	// errInvalidToken means the provider's tokens do not verify.
+	errInvalidToken = errors.New("provider tokens do not verify")
+)
+
+// apiError is a refusal with its HTTP status, code and safe message.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+func badRequest(msg string) *apiError {
+	return &apiError{http.StatusBadRequest, "invalid-request", msg}
+}
+
+func unauthorized(code, msg string) *apiError {
+	return &apiError{http.StatusUnauthorized, code, msg}
+}
+
+// errorBody is the error response of the login routes.
+type errorBody struct {
+	Status  string `json:"status"`
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+// fail writes err as the error body. It is the one place where errors of
+// the login routes become HTTP statuses.
+func (s *Service) fail(c *gin.Context, err error) {
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+	case errors.Is(err, ErrProviderUnavailable):
+		ae = &apiError{http.StatusServiceUnavailable, "provider-unavailable", "the identity provider cannot be reached; try again later"}
+	case errors.Is(err, storage.ErrUnavailable):
+		ae = &apiError{http.StatusServiceUnavailable, "store-unavailable", "the store cannot be reached; try again later"}
+	case errors.Is(err, ErrInvalidSession):
+		ae = unauthorized("unauthorized", "a valid authToken is required")
+	default:
+		s.log.Error("loginx: internal error", "path", c.FullPath(), "err", err)
+		ae = &apiError{http.StatusInternalServerError, "internal-error", "internal error"}
+	}
+	if ae.status == http.StatusUnauthorized {
+		c.Header("WWW-Authenticate", "Bearer")
+	}
+	c.AbortWithStatusJSON(ae.status, errorBody{Status: "error", Error: ae.code, Message: ae.message})
+}
+
+// ok writes the success body.
+func ok(c *gin.Context, data any) {
+	c.JSON(http.StatusOK, gin.H{"status": "success", "data": data})
+}

@@ -1,0 +1,106 @@
+package loginx
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// loginData is the data of a successful login or refresh.
+type loginData struct {
+	AuthToken    string `json:"authToken"`
+	UserID       string `json:"userId"`
+	RefreshToken string `json:"refreshToken"`
+	Me           *Me    `json:"me,omitempty"`
+}
+
+func (s *Service) handleLogin(c *gin.Context) {
+	body, err := readBody(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	req, err := parseLogin(body)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	data, err := s.login(c.Request.Context(), req)
+	if err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) || errors.Is(err, ErrProviderUnavailable) {
+			// The reason, never the tokens.
+			s.log.Info("loginx: login refused", "service", req.ServiceName, "reason", err.Error())
+		}
+		s.fail(c, err)
+		return
+	}
+	ok(c, data)
+}
+
+// login verifies the provider's tokens, finds or creates the user, and
+// starts a session.
+func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, error) {
+	p, found := s.providers[req.ServiceName]
+	if !found {
+		return nil, &apiError{http.StatusBadRequest, "unknown-service", "serviceName is not a configured provider"}
+	}
+	id, err := p.verify(ctx, req.IDToken, req.AccessToken)
+	if err != nil {
+		return nil, err
+	}
+	now := s.cfg.Now()
+	u := &storage.LoginUser{
+		Service: req.ServiceName, Subject: id.Subject,
+		Name: sanitizeName(id.Name, 256), Email: id.Email, EmailVerified: id.emailVerified(),
+		AvatarURL: id.Picture, UTCOffset: utcOffset(id.Zoneinfo, now),
+		Status: "online", StatusConnection: "online",
+	}
+	base := usernameBase(id)
+	if _, err := storage.UpsertLoginUser(ctx, s.db, u, now.UnixMilli(), func(i int) string { return usernameCandidate(base, i) }); err != nil {
+		return nil, err
+	}
+	if !u.Active {
+		return nil, inactive()
+	}
+	data, err := s.startSession(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	if data.Me, err = s.meRecord(ctx, u); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+func inactive() *apiError {
+	return &apiError{http.StatusForbidden, "user-inactive", "the user is not active"}
+}
+
+// startSession stores a new session with its first refresh token and
+// signs its first authToken.
+func (s *Service) startSession(ctx context.Context, u *storage.LoginUser) (*loginData, error) {
+	sid, err := randomToken(16)
+	if err != nil {
+		return nil, err
+	}
+	refresh, err := randomToken(32)
+	if err != nil {
+		return nil, err
+	}
+	now := s.cfg.Now()
+	sess := &storage.LoginSession{ID: sid, UserID: u.ID, CreatedAt: now.UnixMilli()}
+	rt := &storage.LoginRefreshToken{Hash: hashToken(refresh), ExpiresAt: now.Add(s.cfg.RefreshTTL).UnixMilli()}
+	if err := storage.CreateLoginSession(ctx, s.db, sess, rt); err != nil {
+		return nil, err
+	}
+	auth, _, err := s.tokens.issue(u.ID, u.Username, sid)
+	if err != nil {
+		return nil, err
+	}
+	return &loginData{AuthToken: auth, UserID: u.ID, RefreshToken: refresh}, nil
+}

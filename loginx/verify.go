@@ -1,0 +1,104 @@
+package loginx
+
+import (
+	"context"
+	"errors"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+)
+
+// identity is what a verified login tells about the person.
+type identity struct {
+	Subject           string `json:"sub"`
+	PreferredUsername string `json:"preferred_username"`
+	Name              string `json:"name"`
+	Email             string `json:"email"`
+	EmailVerified     any    `json:"email_verified"`
+	Picture           string `json:"picture"`
+	Zoneinfo          string `json:"zoneinfo"`
+}
+
+// emailVerified reads email_verified, which some providers send as a
+// string.
+func (id *identity) emailVerified() bool {
+	switch v := id.EmailVerified.(type) {
+	case bool:
+		return v
+	case string:
+		return v == "true"
+	}
+	return false
+}
+
+// fill copies into id the claims it lacks from other.
+func (id *identity) fill(other *identity) {
+	for _, f := range []struct{ dst, src *string }{
+		{&id.PreferredUsername, &other.PreferredUsername}, {&id.Name, &other.Name},
+		{&id.Email, &other.Email}, {&id.Picture, &other.Picture}, {&id.Zoneinfo, &other.Zoneinfo},
+	} {
+		if *f.dst == "" {
+			*f.dst = *f.src
+		}
+	}
+	if id.EmailVerified == nil {
+		id.EmailVerified = other.EmailVerified
+	}
+}
+
+// verify checks the ID token (signature by an allowed asymmetric
+// algorithm with the provider's keys, issuer, audience, expiry, at_hash),
+// then presents the access token to the userinfo endpoint and requires the
+// same subject. Refusals are *apiError (401); outages wrap
+// ErrProviderUnavailable.
+func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (*identity, error) {
+	st, err := p.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := st.verifier.Verify(ctx, rawIDToken)
+	if err != nil {
+		if outage(ctx, err) {
+			return nil, errors.Join(ErrProviderUnavailable, err)
+		}
+		var exp *oidc.TokenExpiredError
+		if errors.As(err, &exp) {
+			return nil, unauthorized("invalid-token", "the ID token has expired")
+		}
+		return nil, unauthorized("invalid-token", "the ID token does not verify")
+	}
+	audOK := false
+	for _, a := range tok.Audience {
+		audOK = audOK || p.clients[a]
+	}
+	if !audOK {
+		return nil, unauthorized("invalid-token", "the ID token is not for this application")
+	}
+	if tok.Subject == "" {
+		return nil, unauthorized("invalid-token", "the ID token has no subject")
+	}
+	if tok.AccessTokenHash != "" {
+		if err := tok.VerifyAccessToken(accessToken); err != nil {
+			return nil, unauthorized("invalid-token", "the access token does not match the ID token's at_hash")
+		}
+	}
+	var id identity
+	if err := tok.Claims(&id); err != nil {
+		return nil, unauthorized("invalid-token", "the ID token's claims are malformed")
+	}
+	info, err := p.userInfo(ctx, st.userInfoURL, accessToken)
+	if err != nil {
+		return nil, err
+	}
+	if info.Subject != tok.Subject {
+		return nil, unauthorized("invalid-token", "the access token and the ID token belong to different users")
+	}
+	id.fill(info)
+	return &id, nil
+}
+
+// outage reports whether err means the provider could not be reached (or
+// the request ran out of time), rather than a bad token.
+func outage(ctx context.Context, err error) bool {
+	return errors.Is(err, ErrProviderUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, context.Canceled) || ctx.Err() != nil
+}
