@@ -75,7 +75,17 @@ func (s Scope) plainDescription(d string) (string, error) {
 	return s.Descriptions.Decrypt(d)
 }
 
+// sortedUnique sorts and deduplicates; never nil, so that an empty list is
+// [] in JSON, not null.
 func sortedUnique(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
 	slices.Sort(v)
 	return slices.Compact(v)
 }
+
+// AuditName is how a permission or user name may appear in an audit
+// record: its stored form, so that no plaintext of an encrypted name is
+// written anywhere.
+func (s Scope) AuditName(name string) string { return s.storedName(name) }

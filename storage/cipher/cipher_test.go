@@ -296,5 +296,10 @@ func TestEncryptedLength(t *testing.T) {
 	if want := len(cipher.Prefix) + base64.RawURLEncoding.EncodedLen(16+len(p)); len(s) != want {
 		t.Fatalf("len(Encrypt(128 four-byte runes)) = %d, want %d", len(s), want)
 	}
-	t.Logf("longest encrypted name: %d bytes", len(s))
+	if len(s) != 708 {
+		t.Fatalf("len(Encrypt(128 four-byte runes)) = %d, documented as 708", len(s))
+	}
+	if n := len(cc.Encrypt(strings.Repeat("x", 128))); n != 196 {
+		t.Fatalf("len(Encrypt(128 ASCII characters)) = %d, documented as 196", n)
+	}
 }

@@ -39,7 +39,7 @@ func newClientCipher(aesKey, macKey []byte) *ClientCipher {
 	return cc
 }
 
-// syntheticIV returns the first 16 bytes of HMAC-SHA256(macKey, p).
+// syntheticIV writes the first 16 bytes of HMAC-SHA256(macKey, p) to dst.
 func (cc *ClientCipher) syntheticIV(dst *[ivSize]byte, p []byte) {
 	m := cc.macs.Get().(hash.Hash)
 	m.Reset()
@@ -55,8 +55,10 @@ func (cc *ClientCipher) syntheticIV(dst *[ivSize]byte, p []byte) {
 //
 // It is deterministic, so equal plaintexts give equal stored values and
 // the store can look them up by equality; that leaks equality (and
-// length) to a reader of the database, by design. The result is ASCII and
-// at most 4 + ceil((16+len(plaintext))*4/3) bytes long.
+// length) to a reader of the database, by design. The result is printable
+// ASCII, exactly len(Prefix) + ceil(4*(16+len(plaintext))/3) bytes long:
+// 196 bytes for a name of 128 ASCII characters, 708 for 128 characters of
+// four bytes each.
 func (cc *ClientCipher) Encrypt(plaintext string) string {
 	raw := make([]byte, ivSize+len(plaintext))
 	iv, body := (*[ivSize]byte)(raw[:ivSize]), raw[ivSize:]

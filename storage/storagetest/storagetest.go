@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,9 +87,14 @@ func PostgreSQL(t testing.TB) Target {
 		_, _ = admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE")
 		admin.Close()
 	})
+	// pgdriver turns unknown URL parameters into session settings, so the
+	// schema travels in the URL and works for child processes too.
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
 	return Target{Name: "postgresql", Config: storage.Config{
-		Type: storage.TypePostgreSQL, PostgreSQLURL: url,
-		PostgreSQLConnParams: map[string]any{"search_path": schema},
+		Type: storage.TypePostgreSQL, PostgreSQLURL: url + sep + "search_path=" + schema,
 	}}
 }
 

@@ -1,0 +1,172 @@
+package authz
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/puzpuzpuz/xsync/v3"
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/cipher"
+)
+
+// Authz is rolegate opened on one store: the library API per client, the
+// decision cache, the REST API and the guards. Open it once per process;
+// it is safe for concurrent use.
+type Authz struct {
+	cfg      Config
+	db       *bun.DB
+	log      *slog.Logger
+	cipher   *cipher.Cipher // nil when encryption is off
+	auditKey []byte         // keys the client fingerprints in audit records
+	clients  *xsync.MapOf[string, *Client]
+	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login    *loginx.Service
+	resolver middleware.Resolver
+
+	closed atomic.Bool
+	stop   context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Open validates cfg, opens and migrates the store, checks the encryption
+// key, and starts the cache's change watcher (and the login service when
+// providers are configured). Any problem is one clear error; nothing is
+// left running.
+func Open(ctx context.Context, cfg Config) (*Authz, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("authz: bad configuration: %w", err)
+	}
+	if cfg.CacheMaxUsers == 0 {
+		cfg.CacheMaxUsers = DefaultConfig().CacheMaxUsers
+	}
+	if cfg.RevisionCheckInterval == 0 {
+		cfg.RevisionCheckInterval = DefaultConfig().RevisionCheckInterval
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	db, err := storage.Open(ctx, cfg.storageConfig())
+	if err != nil {
+		return nil, fmt.Errorf("authz: %w", err)
+	}
+	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client]()}
+	if err := az.init(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	wctx, stop := context.WithCancel(context.Background())
+	az.stop = stop
+	az.startWatcher(wctx)
+	return az, nil
+}
+
+func (az *Authz) init(ctx context.Context) error {
+	if err := storage.Migrate(ctx, az.db); err != nil {
+		return fmt.Errorf("authz: %w", err)
+	}
+	if az.cfg.EnableEncryption {
+		c, err := cipher.New(az.cfg.EncryptionKey)
+		if err != nil {
+			return fmt.Errorf("authz: encryption: %w", err)
+		}
+		stored, err := storage.GetOrInitSetting(ctx, az.db, "cipher_check", func() (string, error) { return c.CheckValue(), nil })
+		if err != nil {
+			return fmt.Errorf("authz: %w", err)
+		}
+		if !hmac.Equal([]byte(stored), []byte(c.CheckValue())) {
+			return errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with")
+		}
+		az.cipher = c
+	}
+	key, err := storage.GetOrInitSetting(ctx, az.db, "audit_key", randomHex)
+	if err != nil {
+		return fmt.Errorf("authz: %w", err)
+	}
+	az.auditKey = []byte(key)
+	if az.cfg.ClientKey != "" {
+		if az.host, err = az.Client(az.cfg.ClientKey); err != nil {
+			return fmt.Errorf("authz: AUTH_CLIENT_KEY: %w", err)
+		}
+	}
+	return az.initLogin(ctx)
+}
+
+// Close stops the watcher and the login service and closes the store.
+func (az *Authz) Close() error {
+	if !az.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	az.stop()
+	az.wg.Wait()
+	var errs []error
+	if az.login != nil {
+		errs = append(errs, az.login.Close())
+	}
+	errs = append(errs, az.db.Close())
+	return errors.Join(errs...)
+}
+
+// DB is the store's Bun handle, for a host that wants its own tables in the
+// same database.
+func (az *Authz) DB() *bun.DB { return az.db }
+
+// Client returns the library API of one client key: a UUID version 4 in any
+// letter case (normalised to lower case: one namespace per key). The same
+// key always returns the same handle, which shares one cache.
+func (az *Authz) Client(clientKey string) (*Client, error) {
+	key, err := middleware.ParseClientKey(clientKey)
+	if err != nil {
+		return nil, ErrInvalidClientKey
+	}
+	if c, ok := az.clients.Load(key); ok {
+		return c, nil
+	}
+	c, _ := az.clients.LoadOrCompute(key, func() *Client { return az.newClient(key) })
+	return c, nil
+}
+
+// HostClient is the client of AUTH_CLIENT_KEY, or nil when it is unset.
+func (az *Authz) HostClient() *Client { return az.host }
+
+func (az *Authz) newClient(key string) *Client {
+	ns := storage.NamespaceOf(key)
+	scope := storage.Scope{NS: ns}
+	if az.cipher != nil {
+		raw, _ := hex.DecodeString(ns)
+		cc := az.cipher.ForClient(raw)
+		scope.Names = cc
+		if az.cfg.EncryptDescriptions {
+			scope.Descriptions = cc
+		}
+	}
+	return &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}
+}
+
+// fingerprint is the keyed digest that identifies a client in audit
+// records: stable for one database, useless without its key.
+func (az *Authz) fingerprint(ns string) string {
+	m := hmac.New(sha256.New, az.auditKey)
+	m.Write([]byte(ns))
+	return hex.EncodeToString(m.Sum(nil))[:32]
+}
+
+func randomHex() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}

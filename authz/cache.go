@@ -1,0 +1,146 @@
+package authz
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/puzpuzpuz/xsync/v3"
+)
+
+// clientCache is the decision cache of one client: per user, the set of
+// permissions and roles, built from the store on first use.
+//
+// The hit path takes no lock: a lock-free map load, one atomic load of the
+// generation, a plain map lookup. Staleness is handled by two mechanisms:
+//   - gen: a change that may touch many users (a grant, a revoke, a role
+//     deleted, a change seen from another replica) bumps it, and every
+//     entry built under an older generation is stale at once;
+//   - a membership change deletes only that user's entry, and bumps
+//     memberEpoch so that a build that raced with it is thrown away.
+type clientCache struct {
+	users       *xsync.MapOf[string, *userEntry]
+	gen         atomic.Uint64
+	memberEpoch atomic.Uint64
+	// revision is the store revision this cache is known to reflect.
+	revision atomic.Int64
+
+	// Eviction: clock is advanced at each sweep; entries record the clock
+	// of their last use, so a sweep drops the least recently used.
+	max     int
+	clock   atomic.Uint32
+	inserts atomic.Uint32
+	sweep   sync.Mutex
+}
+
+type userEntry struct {
+	gen   uint64
+	perms map[string]struct{}
+	roles map[string]struct{}
+	used  atomic.Uint32
+}
+
+func newClientCache(max int) *clientCache {
+	return &clientCache{users: xsync.NewMapOf[string, *userEntry](), max: max}
+}
+
+// lookup returns a fresh entry for user, or nil.
+func (cc *clientCache) lookup(user string) *userEntry {
+	e, ok := cc.users.Load(user)
+	if !ok || e.gen != cc.gen.Load() {
+		return nil
+	}
+	// Write only when the clock moved: most hits stay read-only, so cores
+	// checking the same user do not fight over its cache line.
+	if now := cc.clock.Load(); e.used.Load() != now {
+		e.used.Store(now)
+	}
+	return e
+}
+
+// ticket is taken before reading the store for a user; store uses it to
+// refuse an entry that a concurrent change made stale.
+type ticket struct{ gen, epoch uint64 }
+
+func (cc *clientCache) ticket() ticket {
+	return ticket{gen: cc.gen.Load(), epoch: cc.memberEpoch.Load()}
+}
+
+// store caches what was read under t. An entry whose read may have missed
+// a membership change is withdrawn; one that missed a wider change carries
+// the old generation and is ignored by lookup.
+func (cc *clientCache) store(user string, t ticket, roles, perms []string) *userEntry {
+	e := &userEntry{gen: t.gen, perms: toSet(perms), roles: toSet(roles)}
+	e.used.Store(cc.clock.Load())
+	cc.users.Store(user, e)
+	if cc.memberEpoch.Load() != t.epoch {
+		cc.users.Compute(user, func(old *userEntry, loaded bool) (*userEntry, bool) {
+			return old, loaded && old == e // delete only our own entry
+		})
+	}
+	if cc.inserts.Add(1)%64 == 0 && cc.users.Size() > cc.max {
+		cc.evict()
+	}
+	return e
+}
+
+func (cc *clientCache) invalidateAll() {
+	cc.gen.Add(1)
+}
+
+func (cc *clientCache) invalidateUser(user string) {
+	cc.memberEpoch.Add(1)
+	cc.users.Delete(user)
+}
+
+// flush empties the cache: used when the cache can no longer trust what it
+// holds (a lost listener, a failed revision check).
+func (cc *clientCache) flush() {
+	cc.gen.Add(1)
+	cc.users.Clear()
+}
+
+// advanceRevision records a revision produced by our own write, but only
+// when it directly follows the one we know; otherwise a change from
+// elsewhere happened in between, and the revision check must see a
+// mismatch and flush.
+func (cc *clientCache) advanceRevision(rev int64) {
+	cc.revision.CompareAndSwap(rev-1, rev)
+}
+
+// evict drops the least recently used entries until the cache is at 90%
+// of its bound. One sweep at a time; checks keep running meanwhile.
+func (cc *clientCache) evict() {
+	if !cc.sweep.TryLock() {
+		return
+	}
+	defer cc.sweep.Unlock()
+	type aged struct {
+		user string
+		used uint32
+	}
+	all := make([]aged, 0, cc.users.Size())
+	cc.users.Range(func(u string, e *userEntry) bool {
+		all = append(all, aged{u, e.used.Load()})
+		return true
+	})
+	target := cc.max * 9 / 10
+	if len(all) <= target {
+		return
+	}
+	slices.SortFunc(all, func(a, b aged) int { return int(a.used) - int(b.used) })
+	for _, a := range all[:len(all)-target] {
+		cc.users.Delete(a.user)
+	}
+	cc.clock.Add(1)
+}
+
+func (cc *clientCache) len() int { return cc.users.Size() }
+
+func toSet(v []string) map[string]struct{} {
+	m := make(map[string]struct{}, len(v))
+	for _, s := range v {
+		m[s] = struct{}{}
+	}
+	return m
+}

@@ -1,0 +1,63 @@
+package authz
+
+import (
+	"context"
+
+	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/storage"
+)
+
+// The per-client handle is what guards ask.
+var _ middleware.Checker = (*Client)(nil)
+
+// UserHasPermission reports whether the user holds the permission through
+// any role. It is answered from the decision cache: a hit takes no lock and
+// allocates nothing; a miss reads the user's grants from the store once. A
+// name that could never be stored is simply not found (false, nil). When
+// the store cannot be reached and nothing fresh is cached, the error wraps
+// ErrUnavailable: callers must refuse.
+func (c *Client) UserHasPermission(ctx context.Context, user, permission string) (bool, error) {
+	if e := c.cache.lookup(user); e != nil {
+		_, ok := e.perms[permission]
+		return ok, nil
+	}
+	e, err := c.load(ctx, user)
+	if e == nil || err != nil {
+		return false, err
+	}
+	_, ok := e.perms[permission]
+	return ok, nil
+}
+
+// UserHasRole reports whether the user is a member of the role, from the
+// same cache as UserHasPermission.
+func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, error) {
+	if e := c.cache.lookup(user); e != nil {
+		_, ok := e.roles[role]
+		return ok, nil
+	}
+	e, err := c.load(ctx, user)
+	if e == nil || err != nil {
+		return false, err
+	}
+	_, ok := e.roles[role]
+	return ok, nil
+}
+
+// load is the miss path: validation lives here, not on the hit path, and
+// an invalid user name is answered without touching the store or the
+// cache, so junk names cannot fill memory.
+func (c *Client) load(ctx context.Context, user string) (*userEntry, error) {
+	if c.az.closed.Load() {
+		return nil, ErrClosed
+	}
+	if !ValidName(user) {
+		return nil, nil
+	}
+	t := c.cache.ticket()
+	roles, perms, err := storage.UserGrants(ctx, c.az.db, c.scope, user)
+	if err != nil {
+		return nil, storage.Classify(err)
+	}
+	return c.cache.store(user, t, roles, perms), nil
+}

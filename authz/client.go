@@ -1,0 +1,199 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Client is the library API of one client key. Get it from Authz.Client.
+// Every method takes a context first and returns the typed errors of this
+// package. Creation is idempotent (created reports whether anything was
+// added); deletion reports whether anything was deleted; lists are sorted
+// by name and deduplicated.
+type Client struct {
+	az          *Authz
+	scope       storage.Scope
+	fingerprint string
+	cache       *clientCache
+}
+
+// Role is a role with its description.
+type Role struct {
+	Role        string `json:"role"`
+	Description string `json:"description"`
+}
+
+// MaxDescriptionLength is the longest role description, in characters.
+const MaxDescriptionLength = 1024
+
+// AddRole creates a role. Adding one that exists changes nothing (not
+// even its description) and reports created=false.
+func (c *Client) AddRole(ctx context.Context, role, description string) (created bool, err error) {
+	if err := checkNames("role", role); err != nil {
+		return false, err
+	}
+	if err := checkDescription(description); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "add_role", resource: "role:" + role}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.AddRole(ctx, w.db, c.scope, role, description)
+	})
+}
+
+// DelRole deletes a role with its memberships and permissions, in one
+// transaction; re-creating the role brings none of them back.
+func (c *Client) DelRole(ctx context.Context, role string) (deleted bool, err error) {
+	if err := checkNames("role", role); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "del_role", resource: "role:" + role, all: true}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.DeleteRole(ctx, w.db, c.scope, role)
+	})
+}
+
+// AddPermission grants a permission to a role; ErrRoleNotFound when the
+// role does not exist.
+func (c *Client) AddPermission(ctx context.Context, role, name string) (created bool, err error) {
+	if err := checkNames("role", role, "permission", name); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), all: true}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.AddPermission(ctx, w.db, c.scope, role, name)
+	})
+}
+
+// DelPermission revokes a permission from a role.
+func (c *Client) DelPermission(ctx context.Context, role, name string) (deleted bool, err error) {
+	if err := checkNames("role", role, "permission", name); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "del_permission", resource: c.grantResource(role, name), all: true}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.DeletePermission(ctx, w.db, c.scope, role, name)
+	})
+}
+
+// AddMembership makes a user a member of a role; ErrRoleNotFound when the
+// role does not exist.
+func (c *Client) AddMembership(ctx context.Context, user, role string) (created bool, err error) {
+	if err := checkNames("user", user, "role", role); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "add_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.AddMembership(ctx, w.db, c.scope, user, role)
+	})
+}
+
+// DelMembership removes a user from a role.
+func (c *Client) DelMembership(ctx context.Context, user, role string) (deleted bool, err error) {
+	if err := checkNames("user", user, "role", role); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "del_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.DeleteMembership(ctx, w.db, c.scope, user, role)
+	})
+}
+
+// HasMembership reports whether the user is a member of the role.
+func (c *Client) HasMembership(ctx context.Context, user, role string) (bool, error) {
+	if err := checkNames("user", user, "role", role); err != nil {
+		return false, err
+	}
+	return storage.HasMembership(ctx, c.az.db, c.scope, user, role)
+}
+
+// HasPermission reports whether the role holds the permission.
+func (c *Client) HasPermission(ctx context.Context, role, name string) (bool, error) {
+	if err := checkNames("role", role, "permission", name); err != nil {
+		return false, err
+	}
+	return storage.HasPermission(ctx, c.az.db, c.scope, role, name)
+}
+
+// GetUserPermissions lists the permissions the user holds through any role.
+func (c *Client) GetUserPermissions(ctx context.Context, user string) ([]string, error) {
+	if err := checkNames("user", user); err != nil {
+		return nil, err
+	}
+	return storage.UserPermissions(ctx, c.az.db, c.scope, user)
+}
+
+// GetUserRoles lists the roles the user is a member of.
+func (c *Client) GetUserRoles(ctx context.Context, user string) ([]string, error) {
+	if err := checkNames("user", user); err != nil {
+		return nil, err
+	}
+	return storage.UserRoles(ctx, c.az.db, c.scope, user)
+}
+
+// GetRoleMembers lists a role's members; ErrRoleNotFound when it does not
+// exist.
+func (c *Client) GetRoleMembers(ctx context.Context, role string) ([]string, error) {
+	if err := checkNames("role", role); err != nil {
+		return nil, err
+	}
+	return storage.RoleMembers(ctx, c.az.db, c.scope, role)
+}
+
+// GetPermissions lists a role's permissions; ErrRoleNotFound when it does
+// not exist.
+func (c *Client) GetPermissions(ctx context.Context, role string) ([]string, error) {
+	if err := checkNames("role", role); err != nil {
+		return nil, err
+	}
+	return storage.RolePermissions(ctx, c.az.db, c.scope, role)
+}
+
+// WhichUsersCan lists the users holding the permission through any role.
+func (c *Client) WhichUsersCan(ctx context.Context, name string) ([]string, error) {
+	if err := checkNames("permission", name); err != nil {
+		return nil, err
+	}
+	return storage.WhichUsersCan(ctx, c.az.db, c.scope, name)
+}
+
+// WhichRolesCan lists the roles holding the permission.
+func (c *Client) WhichRolesCan(ctx context.Context, name string) ([]string, error) {
+	if err := checkNames("permission", name); err != nil {
+		return nil, err
+	}
+	return storage.WhichRolesCan(ctx, c.az.db, c.scope, name)
+}
+
+// Roles lists every role of the client with its description.
+func (c *Client) Roles(ctx context.Context) ([]Role, error) {
+	rows, err := storage.ListRoles(ctx, c.az.db, c.scope)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Role, len(rows))
+	for i, r := range rows {
+		out[i] = Role{Role: r.Name, Description: r.Description}
+	}
+	return out, nil
+}
+
+// grantResource names a grant in the audit log; with encryption on, the
+// permission appears in its stored (encrypted) form, never in plain.
+func (c *Client) grantResource(role, name string) string {
+	return "permission:" + role + "/" + c.scope.AuditName(name)
+}
+
+func (c *Client) memberResource(user, role string) string {
+	return "membership:" + c.scope.AuditName(user) + "/" + role
+}
+
+func checkDescription(d string) error {
+	if !utf8.ValidString(d) || utf8.RuneCountInString(d) > MaxDescriptionLength {
+		return fmt.Errorf("%w: description must be valid UTF-8 of at most %d characters", ErrInvalidName, MaxDescriptionLength)
+	}
+	for _, r := range d {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			return fmt.Errorf("%w: description must not hold control characters", ErrInvalidName)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,25 @@
+package authz
+
+import (
+	"errors"
+
+	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Typed errors of the library API; test them with errors.Is.
+var (
+	// ErrRoleNotFound: a grant, a membership or a listing named a role that
+	// does not exist in the client's namespace (HTTP 404).
+	ErrRoleNotFound = storage.ErrRoleNotFound
+	// ErrInvalidName: a role, permission or user name breaks the naming
+	// rule (HTTP 400). Nothing was stored.
+	ErrInvalidName = errors.New("invalid name")
+	// ErrInvalidClientKey: the client key is not a UUID version 4 (HTTP 401).
+	ErrInvalidClientKey = middleware.ErrInvalidClientKey
+	// ErrUnavailable: the store could not be reached (HTTP 503). Guards
+	// fail closed on it.
+	ErrUnavailable = storage.ErrUnavailable
+	// ErrClosed: the value returned by Open was closed.
+	ErrClosed = errors.New("authz: closed")
+)

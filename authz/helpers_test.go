@@ -1,0 +1,68 @@
+package authz
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// configFor points a default config at a test database target.
+func configFor(target storagetest.Target) Config {
+	cfg := DefaultConfig()
+	cfg.DatabaseType = target.Config.Type
+	cfg.PostgreSQLURL = target.Config.PostgreSQLURL
+	cfg.SQLitePath = target.Config.SQLitePath
+	cfg.RevisionCheckInterval = 50 * time.Millisecond
+	return cfg
+}
+
+// openTarget opens rolegate on target, closed at cleanup; mod may adjust
+// the config first.
+func openTarget(t testing.TB, target storagetest.Target, mod func(*Config)) *Authz {
+	t.Helper()
+	cfg := configFor(target)
+	if mod != nil {
+		mod(&cfg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	az, err := Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("Open on %s: %v", target.Name, err)
+	}
+	t.Cleanup(func() { az.Close() })
+	return az
+}
+
+// forEachStore runs fn on SQLite and PostgreSQL, each with a fresh store.
+func forEachStore(t *testing.T, fn func(t *testing.T, az *Authz)) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		fn(t, openTarget(t, target, nil))
+	})
+}
+
+func newKey() string { return uuid.NewString() }
+
+func mustClient(t testing.TB, az *Authz, key string) *Client {
+	t.Helper()
+	c, err := az.Client(key)
+	if err != nil {
+		t.Fatalf("Client: %v", err)
+	}
+	return c
+}
+
+// countRows counts the rows of a table in one client's namespace, straight
+// from the store.
+func countRows(t testing.TB, az *Authz, c *Client, table string) int {
+	t.Helper()
+	var n int
+	if err := az.db.NewRaw("SELECT count(*) FROM "+table+" WHERE ns = ?", c.scope.NS).Scan(context.Background(), &n); err != nil {
+		t.Fatalf("count %s: %v", table, err)
+	}
+	return n
+}

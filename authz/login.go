@@ -1,0 +1,51 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/middleware"
+)
+
+// initLogin starts the login service when providers are configured, and
+// picks the guards' resolver: the host's, else the login session's, else
+// one that finds nobody (every guarded request is then 401).
+func (az *Authz) initLogin(ctx context.Context) error {
+	if len(az.cfg.OAuthProviders) > 0 {
+		svc, err := loginx.New(ctx, az.db, loginx.Config{
+			Providers:    az.cfg.OAuthProviders,
+			JWTSecret:    az.cfg.JWTSecretKey,
+			JWTAlgorithm: az.cfg.JWTAlgorithm,
+			AccessTTL:    time.Duration(az.cfg.JWTAccessTokenExpireMinutes) * time.Minute,
+			RefreshTTL:   time.Duration(az.cfg.JWTRefreshTokenExpireDays) * 24 * time.Hour,
+			Roles:        az.hostRoles,
+			Logger:       az.log,
+		})
+		if err != nil {
+			return fmt.Errorf("authz: login: %w", err)
+		}
+		az.login = svc
+	}
+	switch {
+	case az.cfg.Resolver != nil:
+		az.resolver = az.cfg.Resolver
+	case az.login != nil:
+		az.resolver = az.login.Resolver()
+	default:
+		az.resolver = func(*gin.Context) (string, error) { return "", middleware.ErrNoUser }
+	}
+	return nil
+}
+
+// hostRoles are a user's roles under AUTH_CLIENT_KEY, for a login's me
+// record; none when no client key is configured.
+func (az *Authz) hostRoles(ctx context.Context, username string) ([]string, error) {
+	if az.host == nil || !ValidName(username) {
+		return []string{}, nil
+	}
+	return az.host.GetUserRoles(ctx, username)
+}

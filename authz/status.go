@@ -1,0 +1,28 @@
+package authz
+
+import (
+	"errors"
+	"net/http"
+)
+
+// statusOf maps an error of the library API to its HTTP status and a short
+// reason; the one place where errors become statuses.
+func statusOf(err error) (int, string) {
+	switch {
+	case errors.Is(err, ErrInvalidName):
+		return http.StatusBadRequest, "invalid name"
+	case errors.Is(err, ErrInvalidClientKey):
+		return http.StatusUnauthorized, "invalid client key"
+	case errors.Is(err, ErrRoleNotFound):
+		return http.StatusNotFound, "role not found"
+	case errors.Is(err, ErrUnavailable), errors.Is(err, ErrClosed):
+		return http.StatusServiceUnavailable, "store unavailable"
+	default:
+		return http.StatusInternalServerError, "internal error"
+	}
+}
+
+func refusalReason(err error) string {
+	_, reason := statusOf(err)
+	return reason
+}

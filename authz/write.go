@@ -1,0 +1,117 @@
+package authz
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// change describes a write for the audit log and the cache.
+type change struct {
+	action   string
+	resource string
+	// all: the change may alter many users' permissions (a role deleted, a
+	// grant added or revoked), so the client's whole cache goes stale.
+	all bool
+	// user: only this user's permissions may change (a membership).
+	user string
+}
+
+// writer is what a write runs against: the transaction.
+type writer struct{ db bun.IDB }
+
+// write runs fn in a transaction together with the revision bump (which
+// also queues the NOTIFY for other replicas) and the audit record, so that
+// a change never lands without either. After commit it invalidates the
+// local cache, so the very next check sees the change.
+func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (bool, error) {
+	if c.az.closed.Load() {
+		return false, ErrClosed
+	}
+	var changed bool
+	var rev int64
+	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if changed, err = fn(ctx, writer{db: tx}); err != nil {
+			return err
+		}
+		if changed {
+			if rev, err = storage.BumpRevision(ctx, tx, c.scope.NS); err != nil {
+				return err
+			}
+		}
+		if c.az.cfg.EnableAuditLogging {
+			return storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed)))
+		}
+		return nil
+	})
+	if err != nil {
+		err = storage.Classify(err)
+		c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+		return false, err
+	}
+	if changed {
+		switch {
+		case ch.all:
+			c.cache.invalidateAll()
+		case ch.user != "":
+			c.cache.invalidateUser(ch.user)
+		}
+		c.cache.advanceRevision(rev)
+	}
+	return changed, nil
+}
+
+// outcome words the result of a write for the audit log.
+func outcome(action string, changed bool) string {
+	adding := action[:3] == "add"
+	switch {
+	case adding && changed:
+		return "created"
+	case adding:
+		return "existed"
+	case changed:
+		return "deleted"
+	default:
+		return "absent"
+	}
+}
+
+// requestInfo is what the REST layer knows of a request, for the audit log.
+type requestInfo struct{ id, remote string }
+
+type requestInfoKey struct{}
+
+func withRequestInfo(ctx context.Context, id, remote string) context.Context {
+	return context.WithValue(ctx, requestInfoKey{}, requestInfo{id: id, remote: remote})
+}
+
+func (c *Client) auditRecord(ctx context.Context, action, resource, result string) storage.AuditRecord {
+	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
+	return storage.AuditRecord{
+		At: time.Now().UTC(), Client: c.fingerprint, Action: action, Resource: resource,
+		Outcome: result, RequestID: info.id, RemoteAddr: info.remote,
+	}
+}
+
+// auditRefusal records a refused or failed request. It has no change to
+// share a transaction with; when the store is down it cannot be written,
+// which is logged instead (without names or keys).
+func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
+	if !az.cfg.EnableAuditLogging || az.closed.Load() {
+		return
+	}
+	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
+	rec := storage.AuditRecord{
+		At: time.Now().UTC(), Client: fingerprint, Action: action, Resource: resource,
+		Outcome: "refused: " + refusalReason(cause), RequestID: info.id, RemoteAddr: info.remote,
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := storage.InsertAudit(wctx, az.db, rec); err != nil {
+		az.log.Warn("audit record not written", "action", action, "outcome", rec.Outcome, "error", err)
+	}
+}
