@@ -99,3 +99,14 @@ func logLines(t *testing.T, buf *bytes.Buffer) []map[string]any {
 	}
 	return out
 }
+
+// quietDefaultLog points slog.Default at a buffer for one test, so that
+// the nil-logger paths are exercised without writing to the test output.
+func quietDefaultLog(t *testing.T) *bytes.Buffer {
+	t.Helper()
+	prev := slog.Default()
+	l, buf := captureLog()
+	slog.SetDefault(l)
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	return buf
+}

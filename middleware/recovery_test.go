@@ -95,8 +95,12 @@ func TestRecoveryRepanicsErrAbortHandler(t *testing.T) {
 }
 
 func TestRecoveryDefaultLogger(t *testing.T) {
+	buf := quietDefaultLog(t)
 	r := newTestRouter(Recovery())
 	r.GET("/boom", func(*gin.Context) { panic("boom") })
 	w := performRequest(r, http.MethodGet, "/boom", nil)
 	assertError(t, w, http.StatusInternalServerError, "Internal Server Error", "internal error")
+	if lines := logLines(t, buf); len(lines) != 1 || lines[0]["msg"] != "panic recovered" {
+		t.Errorf("default logger got %v", lines)
+	}
 }

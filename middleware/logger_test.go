@@ -1,0 +1,65 @@
+package middleware
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+)
+
+func TestLogger(t *testing.T) {
+	tests := []struct {
+		name       string
+		path       string
+		wantPath   string
+		wantStatus float64
+		wantLevel  string
+	}{
+		{"matched route logs its pattern", "/api/membership/sara/chef?token=s3cret", "/api/membership/:user/:group", 200, "INFO"},
+		{"unmatched logs a placeholder", "/api/nope/sara?token=s3cret", "(unmatched)", 404, "INFO"},
+		{"5xx logs at error", "/fail", "/fail", 503, "ERROR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l, buf := captureLog()
+			r := gin.New()
+			r.Use(RequestID(), Logger(l))
+			r.GET("/api/membership/:user/:group", func(c *gin.Context) { Respond(c, 200, "ok", true) })
+			r.GET("/fail", func(c *gin.Context) { Fail(c, 503, "", "down") })
+			w := performRequest(r, http.MethodGet, tt.path, strings.NewReader("body-secret"),
+				"Authorization", "Bearer "+validKey, "X-Request-ID", "req-1")
+			lines := logLines(t, buf)
+			if len(lines) != 1 {
+				t.Fatalf("want one line, got %d: %s", len(lines), buf)
+			}
+			line := lines[0]
+			if line["msg"] != "request" || line["level"] != tt.wantLevel || line["method"] != "GET" ||
+				line["path"] != tt.wantPath || line["status"] != tt.wantStatus || line["request_id"] != "req-1" {
+				t.Errorf("log line = %v", line)
+			}
+			if int(tt.wantStatus) != w.Code {
+				t.Errorf("response status %d", w.Code)
+			}
+			if d, ok := line["duration"].(float64); !ok || d <= 0 {
+				t.Errorf("duration = %v", line["duration"])
+			}
+			for _, leak := range []string{validKey, "s3cret", "sara", "chef", "body-secret", "Authorization"} {
+				if strings.Contains(buf.String(), leak) {
+					t.Errorf("log leaks %q: %s", leak, buf)
+				}
+			}
+		})
+	}
+}
+
+func TestLoggerNilUsesDefault(t *testing.T) {
+	buf := quietDefaultLog(t)
+	r := newTestRouter(Logger(nil))
+	if w := performRequest(r, http.MethodGet, "/ok", nil); w.Code != http.StatusOK {
+		t.Fatalf("status %d", w.Code)
+	}
+	if lines := logLines(t, buf); len(lines) != 1 || lines[0]["path"] != "/ok" {
+		t.Errorf("default logger got %v", lines)
+	}
+}

@@ -1,0 +1,83 @@
+package middleware
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+)
+
+func TestRequestID(t *testing.T) {
+	long64 := strings.Repeat("a", 64)
+	tests := []struct {
+		name     string
+		incoming []string // X-Request-ID values sent
+		want     string   // "" means a fresh UUID
+	}{
+		{"none generated", nil, ""},
+		{"sane kept", []string{"abc-123_x.y"}, "abc-123_x.y"},
+		{"uuid kept", []string{validKey}, validKey},
+		{"64 chars kept", []string{long64}, long64},
+		{"65 chars replaced", []string{long64 + "a"}, ""},
+		{"empty replaced", []string{""}, ""},
+		{"space replaced", []string{"a b"}, ""},
+		{"markup replaced", []string{"<script>"}, ""},
+		{"quote replaced", []string{`a"b`}, ""},
+		{"non ascii replaced", []string{"zoë"}, ""},
+		{"slash replaced", []string{"a/b"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seen string
+			r := gin.New()
+			r.Use(RequestID())
+			r.GET("/id", func(c *gin.Context) {
+				seen = RequestIDFrom(c)
+				c.Status(http.StatusNoContent)
+			})
+			var headers []string
+			for _, v := range tt.incoming {
+				headers = append(headers, HeaderRequestID, v)
+			}
+			w := performRequest(r, http.MethodGet, "/id", nil, headers...)
+			got := w.Header().Get(HeaderRequestID)
+			if got != seen {
+				t.Errorf("response header %q != RequestIDFrom %q", got, seen)
+			}
+			if tt.want != "" {
+				if got != tt.want {
+					t.Errorf("id = %q, want %q", got, tt.want)
+				}
+				return
+			}
+			if u, err := uuid.Parse(got); err != nil || u.String() != got {
+				t.Errorf("generated id %q is not a UUID", got)
+			}
+		})
+	}
+}
+
+func TestRequestIDUnique(t *testing.T) {
+	r := newTestRouter(RequestID())
+	seen := map[string]bool{}
+	for range 100 {
+		id := performRequest(r, http.MethodGet, "/ok", nil).Header().Get(HeaderRequestID)
+		if seen[id] {
+			t.Fatalf("id %q repeated", id)
+		}
+		seen[id] = true
+	}
+}
+
+func TestRequestIDFromWithoutMiddleware(t *testing.T) {
+	r := gin.New()
+	r.GET("/id", func(c *gin.Context) {
+		if id := RequestIDFrom(c); id != "" {
+			t.Errorf("RequestIDFrom = %q without RequestID", id)
+		}
+		c.Status(http.StatusNoContent)
+	})
+	performRequest(r, http.MethodGet, "/id", nil)
+}
