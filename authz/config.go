@@ -234,6 +234,9 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("AUTH_CORS_ORIGINS entry %q is not * or an http(s) origin", o))
 		}
 	}
+	if s := c.Samples; !s.Enabled() && (s.Username != "" || s.Password != "" || s.APIKey != "") {
+		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
+	}
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.RevisionCheckInterval < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}

@@ -1,0 +1,260 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// benchSize is one workload of the benchmark: users user-N, roles
+// role-N, as many permissions perm-N as roles; each role holds 10 distinct
+// permissions and each user is a member of 2 distinct roles, drawn from a
+// fixed-seed generator.
+type benchSize struct {
+	name         string
+	users, roles int
+}
+
+var benchSizes = []benchSize{
+	{"small", 1_000, 100},
+	{"medium", 10_000, 1_000},
+	{"large", 100_000, 10_000},
+}
+
+// benchData is a workload: its grants and the 512 checks, alternating
+// allowed and denied.
+type benchData struct {
+	rolePerms [][]int // role -> permissions
+	userRoles [][]int // user -> roles
+	checks    []benchCheck
+	floor     map[string]map[string]struct{} // user -> permission set
+}
+
+type benchCheck struct {
+	user, perm string
+	want       bool
+}
+
+func makeBenchData(s benchSize) *benchData {
+	rng := rand.New(rand.NewPCG(1, 2))
+	d := &benchData{rolePerms: make([][]int, s.roles), userRoles: make([][]int, s.users)}
+	for r := range d.rolePerms {
+		d.rolePerms[r] = distinct(rng, 10, s.roles)
+	}
+	for u := range d.userRoles {
+		d.userRoles[u] = distinct(rng, 2, s.roles)
+	}
+	d.floor = make(map[string]map[string]struct{}, s.users)
+	for u, roles := range d.userRoles {
+		set := map[string]struct{}{}
+		for _, r := range roles {
+			for _, p := range d.rolePerms[r] {
+				set[fmt.Sprintf("perm-%d", p)] = struct{}{}
+			}
+		}
+		d.floor[fmt.Sprintf("user-%d", u)] = set
+	}
+	for len(d.checks) < 512 {
+		u := fmt.Sprintf("user-%d", rng.IntN(s.users))
+		p := fmt.Sprintf("perm-%d", rng.IntN(s.roles))
+		_, has := d.floor[u][p]
+		if has == (len(d.checks)%2 == 0) {
+			d.checks = append(d.checks, benchCheck{u, p, has})
+		}
+	}
+	return d
+}
+
+func distinct(rng *rand.Rand, n, max int) []int {
+	seen := map[int]bool{}
+	out := make([]int, 0, n)
+	for len(out) < n {
+		if v := rng.IntN(max); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// load writes the workload through the real store, in one transaction for
+// speed (storage functions accept the transaction like any bun.IDB).
+func (d *benchData) load(tb testing.TB, c *Client) {
+	tb.Helper()
+	ctx := context.Background()
+	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for r, perms := range d.rolePerms {
+			role := fmt.Sprintf("role-%d", r)
+			if _, err := storage.AddRole(ctx, tx, c.scope, role, ""); err != nil {
+				return err
+			}
+			for _, p := range perms {
+				if _, err := storage.AddPermission(ctx, tx, c.scope, role, fmt.Sprintf("perm-%d", p)); err != nil {
+					return err
+				}
+			}
+		}
+		for u, roles := range d.userRoles {
+			for _, r := range roles {
+				if _, err := storage.AddMembership(ctx, tx, c.scope, fmt.Sprintf("user-%d", u), fmt.Sprintf("role-%d", r)); err != nil {
+					return err
+				}
+			}
+		}
+		_, err := storage.BumpRevision(ctx, tx, c.scope.NS)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c.cache.flush()
+}
+
+// benchStore opens rolegate on a fresh SQLite file with one workload.
+func benchStore(b *testing.B, s benchSize) (*Client, *benchData) {
+	b.Helper()
+	az := openTarget(b, storagetest.SQLite(b), nil)
+	c := mustClient(b, az, newKey())
+	d := makeBenchData(s)
+	d.load(b, c)
+	return c, d
+}
+
+// BenchmarkUserHasPermission measures the warm check through the public
+// library API against the floor: the same checks on a plain precomputed
+// map[user]map[perm]struct{}.
+func BenchmarkUserHasPermission(b *testing.B) {
+	for _, s := range benchSizes {
+		b.Run(s.name, func(b *testing.B) {
+			c, d := benchStore(b, s)
+			ctx := context.Background()
+			for _, ck := range d.checks { // warm-up pass, and a correctness check
+				if got, err := c.UserHasPermission(ctx, ck.user, ck.perm); err != nil || got != ck.want {
+					b.Fatalf("%s %s = %v, %v; want %v", ck.user, ck.perm, got, err, ck.want)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ck := &d.checks[i&511]
+				if ok, _ := c.UserHasPermission(ctx, ck.user, ck.perm); ok != ck.want {
+					b.Fatal("wrong answer")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFloor is the same checks on a plain precomputed map: the
+// fastest a check could be.
+func BenchmarkFloor(b *testing.B) {
+	for _, s := range benchSizes {
+		b.Run(s.name, func(b *testing.B) {
+			d := makeBenchData(s)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				ck := &d.checks[i&511]
+				if _, ok := d.floor[ck.user][ck.perm]; ok != ck.want {
+					b.Fatal("wrong answer")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkColdCheck measures a check for a user not in the cache, at the
+// large size on SQLite: one store read per check.
+func BenchmarkColdCheck(b *testing.B) {
+	c, d := benchStore(b, benchSizes[2])
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ck := &d.checks[i&511]
+		c.cache.users.Delete(ck.user)
+		if ok, err := c.UserHasPermission(ctx, ck.user, ck.perm); err != nil || ok != ck.want {
+			b.Fatal("wrong answer", err)
+		}
+	}
+}
+
+// BenchmarkCacheMemory reports the heap the cache holds with every user
+// of the large workload cached.
+func BenchmarkCacheMemory(b *testing.B) {
+	c, d := benchStore(b, benchSizes[2])
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		c.cache.flush()
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for u := range d.userRoles {
+			if _, err := c.UserHasPermission(ctx, fmt.Sprintf("user-%d", u), "perm-0"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if c.cache.len() != len(d.userRoles) {
+			b.Fatalf("cached %d users, want %d", c.cache.len(), len(d.userRoles))
+		}
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-held")
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(d.userRoles)), "B/user")
+	}
+}
+
+// BenchmarkGuard sends a warm request through a real gin.Engine to a
+// guarded route and to the same route unguarded.
+func BenchmarkGuard(b *testing.B) {
+	az := openTarget(b, storagetest.SQLite(b), func(cfg *Config) {
+		cfg.ClientKey = "6f1c2e9a-3b4d-4c5e-9f60-718293a4b5c6"
+		cfg.Resolver = func(c *gin.Context) (string, error) { return "sara", nil }
+	})
+	ctx := context.Background()
+	c := az.HostClient()
+	c.AddRole(ctx, "editor", "")
+	c.AddPermission(ctx, "editor", "edit")
+	c.AddMembership(ctx, "sara", "editor")
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	ok := func(c *gin.Context) { c.Status(http.StatusNoContent) }
+	r.GET("/open", ok)
+	r.GET("/guarded", az.RequirePermission("edit"), ok)
+	for _, path := range []string{"/open", "/guarded"} {
+		b.Run(path[1:], func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			w := &discardWriter{h: http.Header{}}
+			r.ServeHTTP(w, req)
+			if w.code != http.StatusNoContent {
+				b.Fatalf("%s answered %d", path, w.code)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r.ServeHTTP(w, req)
+			}
+		})
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps nothing, so the benchmark
+// measures the router and the guard, not a recorder.
+type discardWriter struct {
+	h    http.Header
+	code int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *discardWriter) WriteHeader(code int)        { w.code = code }

@@ -1,0 +1,388 @@
+package authz
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// eventually polls cond until it holds or the deadline passes; the
+// deadline is the assertion, the polling interval is not.
+func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", within, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func checkIs(t *testing.T, c *Client, user, perm string, want bool) {
+	t.Helper()
+	got, err := c.UserHasPermission(context.Background(), user, perm)
+	if err != nil || got != want {
+		t.Fatalf("UserHasPermission(%s, %s) = %v, %v; want %v", user, perm, got, err, want)
+	}
+}
+
+// Every kind of change is visible to the very next check in the process.
+func TestCacheStalenessInProcess(t *testing.T) {
+	forEachStore(t, func(t *testing.T, az *Authz) {
+		ctx := context.Background()
+		c := mustClient(t, az, newKey())
+		c.AddRole(ctx, "editor", "")
+		checkIs(t, c, "sara", "edit", false)
+		c.AddPermission(ctx, "editor", "edit")
+		checkIs(t, c, "sara", "edit", false)
+		c.AddMembership(ctx, "sara", "editor")
+		checkIs(t, c, "sara", "edit", true)
+		c.DelPermission(ctx, "editor", "edit")
+		checkIs(t, c, "sara", "edit", false)
+		c.AddPermission(ctx, "editor", "edit")
+		checkIs(t, c, "sara", "edit", true)
+		c.DelMembership(ctx, "sara", "editor")
+		checkIs(t, c, "sara", "edit", false)
+		c.AddMembership(ctx, "sara", "editor")
+		checkIs(t, c, "sara", "edit", true)
+		if ok, _ := c.UserHasRole(ctx, "sara", "editor"); !ok {
+			t.Fatal("UserHasRole after AddMembership")
+		}
+		c.DelRole(ctx, "editor")
+		checkIs(t, c, "sara", "edit", false)
+		if ok, _ := c.UserHasRole(ctx, "sara", "editor"); ok {
+			t.Fatal("UserHasRole after DelRole")
+		}
+		c.AddRole(ctx, "editor", "")
+		checkIs(t, c, "sara", "edit", false)
+	})
+}
+
+// A change made through one Open value reaches another on the same store:
+// through NOTIFY on PostgreSQL (the revision check is slowed to a minute so
+// only the notification can explain success), through the revision check
+// on SQLite.
+func TestCacheStalenessAcrossReplicas(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		interval := time.Second
+		if target.Name == "postgresql" {
+			interval = time.Minute
+		}
+		slow := func(cfg *Config) { cfg.RevisionCheckInterval = interval }
+		a, b := openTarget(t, target, slow), openTarget(t, target, slow)
+		ctx := context.Background()
+		key := newKey()
+		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
+		cb.AddRole(ctx, "editor", "")
+		cb.AddPermission(ctx, "editor", "edit")
+		time.Sleep(50 * time.Millisecond) // let a's listener subscribe
+		changes := []struct {
+			name  string
+			write func()
+			want  bool
+		}{
+			{"add_membership", func() { cb.AddMembership(ctx, "sara", "editor") }, true},
+			{"del_permission", func() { cb.DelPermission(ctx, "editor", "edit") }, false},
+			{"add_permission", func() { cb.AddPermission(ctx, "editor", "edit") }, true},
+			{"del_membership", func() { cb.DelMembership(ctx, "sara", "editor") }, false},
+			{"add_membership again", func() { cb.AddMembership(ctx, "sara", "editor") }, true},
+			{"del_role", func() { cb.DelRole(ctx, "editor") }, false},
+		}
+		for _, ch := range changes {
+			// Warm a's cache with the old answer first.
+			ca.UserHasPermission(ctx, "sara", "edit")
+			ch.write()
+			eventually(t, time.Second+interval/60, "replica sees "+ch.name, func() bool {
+				got, err := ca.UserHasPermission(ctx, "sara", "edit")
+				return err == nil && got == ch.want
+			})
+		}
+	})
+}
+
+// Killing the listener's connection from the server flushes the cache;
+// the listener comes back and notifications work again.
+func TestListenerReconnects(t *testing.T) {
+	target := storagetest.PostgreSQL(t)
+	slow := func(cfg *Config) { cfg.RevisionCheckInterval = time.Minute }
+	// Replica a gets an application name of its own, so the test kills its
+	// listener and nobody else's.
+	appName := "rolegate_test_" + strings.ReplaceAll(newKey()[:8], "-", "")
+	named := target
+	named.Config.PostgreSQLURL += "&application_name=" + appName
+	a, b := openTarget(t, named, slow), openTarget(t, target, slow)
+	ctx := context.Background()
+	key := newKey()
+	ca, cb := mustClient(t, a, key), mustClient(t, b, key)
+	cb.AddRole(ctx, "editor", "")
+	cb.AddPermission(ctx, "editor", "edit")
+	cb.AddMembership(ctx, "sara", "editor")
+	eventually(t, time.Second, "a sees the grant", func() bool {
+		ok, _ := ca.UserHasPermission(ctx, "sara", "edit")
+		return ok
+	})
+	if ca.cache.len() == 0 {
+		t.Fatal("cache empty after a check")
+	}
+	var killed int
+	err := b.db.NewRaw(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE application_name = ? AND query LIKE 'LISTEN%'`, appName).Scan(ctx, &killed)
+	if err != nil || killed == 0 {
+		t.Fatalf("terminated %d listener backends: %v", killed, err)
+	}
+	eventually(t, 2*time.Second, "cache flushed after the listener was killed", func() bool {
+		return ca.cache.len() == 0
+	})
+	ca.UserHasPermission(ctx, "sara", "edit") // warm again
+	eventually(t, 5*time.Second, "listener back and propagating", func() bool {
+		cb.DelMembership(ctx, "sara", "editor")
+		ok, err := ca.UserHasPermission(ctx, "sara", "edit")
+		if err == nil && !ok {
+			return true
+		}
+		cb.AddMembership(ctx, "sara", "editor")
+		ca.UserHasPermission(ctx, "sara", "edit")
+		return false
+	})
+}
+
+// With the store unreachable, guards answer 503 and never 200 for a user
+// whose permission was revoked; once it is back, checks work again without
+// a restart.
+func TestStoreDownFailsClosed(t *testing.T) {
+	target := storagetest.PostgreSQL(t)
+	u, _ := url.Parse(target.Config.PostgreSQLURL)
+	proxy := newTCPProxy(t, u.Host)
+	viaProxy := target
+	pu := *u
+	pu.Host = proxy.addr
+	viaProxy.Config.PostgreSQLURL = pu.String()
+
+	key := "6f1c2e9a-3b4d-4c5e-9f60-718293a4b5c6"
+	user := "sara"
+	a := openTarget(t, viaProxy, func(cfg *Config) {
+		cfg.ClientKey = key
+		cfg.RevisionCheckInterval = 100 * time.Millisecond
+		cfg.Resolver = func(*gin.Context) (string, error) { return user, nil }
+	})
+	b := openTarget(t, target, nil)
+	ctx := context.Background()
+	cb := mustClient(t, b, key)
+	cb.AddRole(ctx, "editor", "")
+	cb.AddPermission(ctx, "editor", "edit")
+	cb.AddMembership(ctx, "sara", "editor")
+
+	r := gin.New()
+	r.GET("/edit", a.RequirePermission("edit"), func(c *gin.Context) { c.Status(http.StatusOK) })
+	status := func() int {
+		w := httptest.NewRecorder()
+		r.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/edit", nil))
+		return w.Code
+	}
+	eventually(t, 2*time.Second, "guard allows sara", func() bool { return status() == http.StatusOK })
+
+	proxy.stop()
+	cb.DelMembership(ctx, "sara", "editor") // revoked while a cannot hear
+	deadline := time.Now().Add(2 * time.Second)
+	saw503 := false
+	for time.Now().Before(deadline) {
+		switch s := status(); s {
+		case http.StatusOK:
+			// Allowed only until a notices the outage (one revision
+			// check), never after: the revoke happened during it.
+			if saw503 {
+				t.Fatal("guard allowed a revoked user during the outage")
+			}
+		case http.StatusServiceUnavailable:
+			saw503 = true
+		default:
+			t.Fatalf("guard answered %d during the outage", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !saw503 {
+		t.Fatal("guard never answered 503 with the store unreachable")
+	}
+	if _, err := mustClient(t, a, key).UserHasPermission(ctx, user, "edit"); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("library check during outage: %v, want ErrUnavailable", err)
+	}
+
+	proxy.start()
+	eventually(t, 5*time.Second, "guard answers 403 for the revoked user once the store is back", func() bool {
+		return status() == http.StatusForbidden
+	})
+	user = "jack"
+	cb.AddMembership(ctx, "jack", "editor")
+	eventually(t, 2*time.Second, "guard allows a newly granted user", func() bool { return status() == http.StatusOK })
+}
+
+func TestGuards(t *testing.T) {
+	target := storagetest.SQLite(t)
+	key := newKey()
+	az := openTarget(t, target, func(cfg *Config) {
+		cfg.ClientKey = key
+		cfg.Resolver = func(c *gin.Context) (string, error) {
+			if u := c.GetHeader("X-User"); u != "" {
+				return u, nil
+			}
+			return "", errors.New("no user")
+		}
+	})
+	ctx := context.Background()
+	c := az.HostClient()
+	c.AddRole(ctx, "editor", "")
+	c.AddPermission(ctx, "editor", "edit")
+	c.AddPermission(ctx, "editor", "read")
+	c.AddMembership(ctx, "sara", "editor")
+	c.AddRole(ctx, "reader", "")
+	c.AddPermission(ctx, "reader", "read")
+	c.AddMembership(ctx, "jack", "reader")
+
+	r := gin.New()
+	var seen string
+	h := func(c *gin.Context) {
+		u, _ := middleware.UserFrom(c)
+		seen = u
+		c.Status(http.StatusOK)
+	}
+	r.GET("/perm", az.RequirePermission("edit"), h)
+	r.GET("/any", az.RequireAnyPermission("edit", "read"), h)
+	r.GET("/all", az.RequireAllPermissions("edit", "read"), h)
+	r.GET("/role", az.RequireRole("reader"), h)
+	r.GET("/bad", az.RequirePermission("bad/name"), h)
+
+	for _, tc := range []struct {
+		path, user string
+		want       int
+	}{
+		{"/perm", "", 401}, {"/perm", "jack", 403}, {"/perm", "sara", 200},
+		{"/any", "jack", 200}, {"/any", "nobody", 403},
+		{"/all", "jack", 403}, {"/all", "sara", 200},
+		{"/role", "jack", 200}, {"/role", "sara", 403},
+		{"/bad", "sara", 500},
+	} {
+		t.Run(strings.TrimPrefix(tc.path, "/")+"/"+tc.user, func(t *testing.T) {
+			seen = ""
+			req := httptest.NewRequest(http.MethodGet, tc.path, nil)
+			if tc.user != "" {
+				req.Header.Set("X-User", tc.user)
+			}
+			w := httptest.NewRecorder()
+			r.ServeHTTP(w, req)
+			if w.Code != tc.want {
+				t.Fatalf("status %d, want %d: %s", w.Code, tc.want, w.Body)
+			}
+			if tc.want == 200 && seen != tc.user {
+				t.Fatalf("handler saw user %q", seen)
+			}
+			if tc.want != 200 && !strings.Contains(w.Body.String(), `"success":false`) {
+				t.Fatalf("refusal without the error envelope: %s", w.Body)
+			}
+			if tc.want == 401 && w.Header().Get("WWW-Authenticate") == "" {
+				t.Fatal("401 without WWW-Authenticate")
+			}
+		})
+	}
+}
+
+func TestGuardWithoutClientKeyRefuses(t *testing.T) {
+	az := openTarget(t, storagetest.SQLite(t), nil)
+	if _, err := az.NewGuard(middleware.GuardConfig{AnyPermissions: []string{"edit"}}); err == nil {
+		t.Fatal("NewGuard without AUTH_CLIENT_KEY should fail")
+	}
+	r := gin.New()
+	r.GET("/x", az.RequirePermission("edit"), func(c *gin.Context) { c.Status(200) })
+	w := httptest.NewRecorder()
+	r.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/x", nil))
+	if w.Code != http.StatusInternalServerError {
+		t.Fatalf("misconfigured guard answered %d", w.Code)
+	}
+}
+
+// Concurrent checks and writes: run with -race. Every answer must be one
+// that was true at some point (the grant toggles), and the final answer
+// must match the final state.
+func TestConcurrentChecksAndWrites(t *testing.T) {
+	forEachStore(t, func(t *testing.T, az *Authz) {
+		ctx := context.Background()
+		c := mustClient(t, az, newKey())
+		c.AddRole(ctx, "r", "")
+		c.AddPermission(ctx, "r", "p")
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		for i := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := c.UserHasPermission(ctx, fmt.Sprintf("u%d", i%2), "p"); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		for i := range 30 {
+			if i%2 == 0 {
+				c.AddMembership(ctx, "u0", "r")
+			} else {
+				c.DelMembership(ctx, "u0", "r")
+			}
+			if i%5 == 0 {
+				c.DelPermission(ctx, "r", "p")
+				c.AddPermission(ctx, "r", "p")
+			}
+		}
+		close(stop)
+		wg.Wait()
+		// 30 toggles end with the membership removed.
+		checkIs(t, c, "u0", "p", false)
+		c.AddMembership(ctx, "u0", "r")
+		checkIs(t, c, "u0", "p", true)
+	})
+}
+
+func TestCacheIsBounded(t *testing.T) {
+	az := openTarget(t, storagetest.SQLite(t), func(cfg *Config) { cfg.CacheMaxUsers = 100 })
+	c := mustClient(t, az, newKey())
+	ctx := context.Background()
+	c.AddRole(ctx, "r", "")
+	c.AddPermission(ctx, "r", "p")
+	c.AddMembership(ctx, "keep", "r")
+	for i := range 2000 {
+		c.UserHasPermission(ctx, fmt.Sprintf("random-%d", i), "p")
+		c.UserHasPermission(ctx, "keep", "p") // recently used
+	}
+	if n := c.cache.len(); n > 100+64 {
+		t.Fatalf("cache holds %d users with a bound of 100", n)
+	}
+	if c.cache.lookup("keep") == nil {
+		t.Fatal("the most recently used user was evicted")
+	}
+	// Invalid names never enter the cache.
+	before := c.cache.len()
+	for i := range 100 {
+		c.UserHasPermission(ctx, fmt.Sprintf("bad/%d", i), "p")
+	}
+	if c.cache.len() > before {
+		t.Fatal("invalid user names were cached")
+	}
+}
