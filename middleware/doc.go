@@ -1,6 +1,15 @@
 // Package middleware holds rolegate's Gin middleware that needs no storage:
-// client-key bearer authentication, the guard core (over the small Checker
-// interface it declares), the response envelopes, recovery, CORS and body
-// limits. It imports no other rolegate package; authz satisfies its
-// interfaces.
+// client-key bearer authentication (ClientKeyAuth, ParseClientKey), the
+// guard core (NewGuard and the Require* constructors, over the small
+// Checker and Resolver types it declares), the success and error envelopes
+// (Respond, Fail), panic recovery, envelope 404/405 handlers, body limits,
+// request ids, CORS and request logging. It imports no other rolegate
+// package; authz satisfies its interfaces.
+//
+// Values a middleware establishes for a request (client key, authorised
+// user, request id) are stored under unexported context keys and read with
+// typed accessors: ClientKeyFrom, UserFrom, RequestIDFrom.
+//
+// Nothing here logs or echoes request headers, query strings or bodies:
+// they carry client keys and session tokens.
 package middleware

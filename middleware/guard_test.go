@@ -289,3 +289,40 @@ func TestHeaderResolver(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardConcurrent runs one guard from many goroutines for the race
+// detector: a compiled guard must be safe to share.
+func TestGuardConcurrent(t *testing.T) {
+	ch := mapChecker{"sara": {"cook": {}}}
+	g, err := RequirePermission(ch, HeaderResolver("X-User-Id"), "cook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gin.New()
+	r.GET("/g", g, func(c *gin.Context) {
+		user, _ := UserFrom(c)
+		c.String(http.StatusOK, user)
+	})
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			user, want := "sara", http.StatusOK
+			if i%2 == 1 {
+				user, want = "jack", http.StatusForbidden
+			}
+			for range 50 {
+				w := performRequest(r, http.MethodGet, "/g", nil, "X-User-Id", user)
+				if w.Code != want || (want == http.StatusOK && w.Body.String() != user) {
+					done <- fmt.Errorf("%s: %d %q", user, w.Code, w.Body)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
