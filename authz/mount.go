@@ -1,0 +1,281 @@
+package authz
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"weak"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/samples"
+)
+
+// pingTimeout bounds the store check of GET /ping.
+const pingTimeout = 2 * time.Second
+
+// Mount registers rolegate's routes on r, which may be the host's
+// *gin.Engine or any group (under r.Group("/auth") the routes are
+// /auth/ping, /auth/api/roles, ...):
+//
+//   - GET /ping: health, with a short check of the store (503 when it
+//     cannot be reached);
+//   - the REST admin API under /api (roles, role, permission, membership,
+//     has_permission, user_permissions, user_roles, role_permissions,
+//     members, which_roles_can, which_users_can) and GET /api/audit, each
+//     taking "Authorization: Bearer <client key>";
+//   - GET /openapi.json: the OpenAPI 3 document of all of these;
+//   - the login routes (/api/v1/...) when OAuth providers are configured;
+//   - the sample routes (GET /api/ping, GET /api/test) when their
+//     credentials are configured; otherwise one Info line says how to
+//     enable them;
+//   - OPTIONS on each of these paths when CORS is enabled, for preflights.
+//
+// The host's router is left alone: Mount adds no middleware to it (no
+// r.Use), and rolegate's own chain (request id, request log, panic
+// recovery, CORS, a 64 KiB body limit, and the client-key check on the
+// RBAC routes only) runs on rolegate's routes alone. The host's 404 and
+// 405 handling stay the host's; to answer unknown paths under /api and
+// /ping with rolegate's error envelope, opt in:
+//
+//	engine.NoRoute(az.NotFoundHandler())
+//	engine.HandleMethodNotAllowed = true
+//	engine.NoMethod(az.MethodNotAllowedHandler())
+//
+// Names travel in the path, and gin matches routes on the decoded path by
+// default, so a name holding an encoded slash ("a%2Fb") would split into
+// two segments and reach no route (404). Set
+//
+//	engine.UseRawPath = true
+//	engine.UnescapePathValues = true
+//
+// so that routes match on the encoded path and names arrive decoded: such
+// a name then reaches the naming rule and is refused with 400.
+//
+// Mount does not call gin.SetMode, which is global; use
+// gin.SetMode(cfg.GinMode()) in the host's main. It returns an error, and
+// registers nothing, when the CORS configuration is bad; a route that
+// conflicts with one the host registered already is reported as an error
+// too (gin panics on it), though routes registered before the conflict
+// stay.
+func (az *Authz) Mount(r gin.IRouter) (err error) {
+	if r == nil {
+		return errors.New("authz: Mount: nil router")
+	}
+	if az.closed.Load() {
+		return ErrClosed
+	}
+	cors, err := middleware.CORS(middleware.CORSConfig{Enabled: az.cfg.AllowCORS, Origins: az.cfg.CORSOrigins})
+	if err != nil {
+		return fmt.Errorf("authz: Mount: %w (AUTH_ALLOW_CORS, AUTH_CORS_ORIGINS)", err)
+	}
+	basePath := "/"
+	if b, ok := r.(interface{ BasePath() string }); ok {
+		basePath = b.BasePath()
+	}
+	doc, err := openAPIDocument(basePath)
+	if err != nil {
+		return fmt.Errorf("authz: Mount: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("authz: Mount: %v", p)
+		}
+	}()
+
+	base := r.Group("", middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors)
+	paths := map[string][]string{} // path -> methods, for the OPTIONS routes
+	add := func(method, path string, h ...gin.HandlerFunc) {
+		base.Handle(method, path, h...)
+		paths[path] = append(paths[path], method)
+	}
+	add(http.MethodGet, "/ping", az.restPing)
+	add(http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
+	for _, rt := range restRoutes() {
+		add(rt.method, rt.path, az.restClientKeyAuth(rt), az.restBodyLimit(rt), az.restHandler(rt))
+	}
+	if az.login != nil {
+		az.login.Register(base)
+		for _, p := range loginPaths {
+			paths[p.path] = append(paths[p.path], p.method)
+		}
+	}
+	st := az.restState()
+	if az.cfg.Samples.Enabled() {
+		if err := samples.Register(base, az.cfg.Samples); err != nil {
+			return fmt.Errorf("authz: Mount: %w", err)
+		}
+		for _, p := range samplePaths {
+			paths[p.path] = append(paths[p.path], p.method)
+		}
+	} else if st.hintOnce() {
+		az.log.Info(samples.DisabledHint)
+	}
+	if az.cfg.AllowCORS {
+		for path, methods := range paths {
+			allow := strings.Join(append(slices.Sorted(slices.Values(methods)), http.MethodOptions), ", ")
+			base.OPTIONS(path, func(c *gin.Context) {
+				// A preflight from an allowed origin was answered by the CORS
+				// middleware; this is a plain OPTIONS request.
+				c.Header("Allow", allow)
+				c.Status(http.StatusNoContent)
+			})
+		}
+	}
+	st.addPrefix(basePath)
+	return nil
+}
+
+// restRoutes are the client-key routes, in the order of DESIGN.md's table.
+func restRoutes() []restRoute {
+	var out []restRoute
+	out = append(out, restRoleRoutes()...)
+	out = append(out, restGrantRoutes()...)
+	out = append(out, restQueryRoutes()...)
+	return append(out, restAuditRoute())
+}
+
+type restMethodPath struct{ method, path string }
+
+// loginPaths and samplePaths are the routes loginx.Service.Register and
+// samples.Register add; Mount lists them for the OPTIONS routes, and the
+// OpenAPI test catches a route added there but not here.
+var (
+	loginPaths = []restMethodPath{
+		{http.MethodPost, "/api/v1/login"}, {http.MethodPost, "/api/v1/token/refresh"},
+		{http.MethodPost, "/api/v1/logout"}, {http.MethodGet, "/api/v1/me"},
+	}
+	samplePaths = []restMethodPath{{http.MethodGet, "/api/ping"}, {http.MethodGet, "/api/test"}}
+)
+
+// restPing is GET /ping: 200 when the store answers a ping within
+// pingTimeout, else 503.
+func (az *Authz) restPing(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	err := ErrClosed
+	if !az.closed.Load() {
+		ctx, cancel := context.WithTimeout(c.Request.Context(), pingTimeout)
+		err = az.db.PingContext(ctx)
+		cancel()
+	}
+	if err != nil {
+		az.log.Warn("ping: store unreachable", "request_id", middleware.RequestIDFrom(c), "error", err)
+		middleware.Fail(c, http.StatusServiceUnavailable, http.StatusText(http.StatusServiceUnavailable), "store unavailable")
+		return
+	}
+	middleware.Respond(c, http.StatusOK, "ok", gin.H{"status": "ok"})
+}
+
+// NotFoundHandler answers unknown paths under rolegate's mount points (/api,
+// /ping and /openapi.json, below the prefix Mount was given) with 404 and
+// the error envelope, and leaves every other path to the host: it writes
+// nothing there, so the next handler of the chain runs, or, when there is
+// none, gin's default 404. Opt in with engine.NoRoute(az.NotFoundHandler())
+// or, keeping your own handler for your paths,
+// engine.NoRoute(az.NotFoundHandler(), yours). Before Mount is called it
+// covers the paths of a mount at the root.
+func (az *Authz) NotFoundHandler() gin.HandlerFunc {
+	return az.underMount(middleware.NotFound())
+}
+
+// MethodNotAllowedHandler is NotFoundHandler for 405: set it with
+// engine.NoMethod and turn on engine.HandleMethodNotAllowed (gin leaves it
+// off by default, and then answers a wrong method with 404).
+func (az *Authz) MethodNotAllowedHandler() gin.HandlerFunc {
+	return az.underMount(middleware.MethodNotAllowed())
+}
+
+func (az *Authz) underMount(inside gin.HandlerFunc) gin.HandlerFunc {
+	st := az.restState()
+	return func(c *gin.Context) {
+		if st.owns(c.Request.URL.Path) {
+			inside(c)
+		}
+	}
+}
+
+// GinMode is the gin mode for the host app: gin.DebugMode when DebugMode
+// is on (AUTH_DEBUG_MODE), else gin.ReleaseMode. Mount does not set it,
+// since gin's mode is global; call gin.SetMode(cfg.GinMode()) in main.
+func (c Config) GinMode() string {
+	if c.DebugMode {
+		return gin.DebugMode
+	}
+	return gin.ReleaseMode
+}
+
+// restMountState is what Mount remembers about one Authz: where its routes
+// are, for the opt-in 404 and 405 handlers, and whether the samples hint
+// was logged.
+type restMountState struct {
+	mu       sync.Mutex
+	prefixes []string // base paths Mount was called with, without a trailing "/"
+	hinted   bool
+}
+
+// restMounts holds the state per Authz. It is keyed weakly so that it keeps
+// no closed Authz alive; the Authz struct is another engineer's file, and
+// this state belongs there eventually.
+var restMounts = struct {
+	sync.Mutex
+	m map[weak.Pointer[Authz]]*restMountState
+}{m: map[weak.Pointer[Authz]]*restMountState{}}
+
+func (az *Authz) restState() *restMountState {
+	restMounts.Lock()
+	defer restMounts.Unlock()
+	k := weak.Make(az)
+	st, ok := restMounts.m[k]
+	if !ok {
+		st = &restMountState{}
+		restMounts.m[k] = st
+	}
+	return st
+}
+
+func (st *restMountState) hintOnce() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	first := !st.hinted
+	st.hinted = true
+	return first
+}
+
+func (st *restMountState) addPrefix(basePath string) {
+	p := strings.TrimRight(basePath, "/")
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !slices.Contains(st.prefixes, p) {
+		st.prefixes = append(st.prefixes, p)
+	}
+}
+
+// owns reports whether path lies under one of rolegate's mount points.
+func (st *restMountState) owns(path string) bool {
+	st.mu.Lock()
+	prefixes := st.prefixes
+	st.mu.Unlock()
+	if len(prefixes) == 0 {
+		prefixes = []string{""}
+	}
+	for _, p := range prefixes {
+		for _, own := range [...]string{"/api", "/ping", "/openapi.json"} {
+			if underPath(path, p+own) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// underPath matches whole segments: "/api" covers "/api" and "/api/x", not
+// "/apix".
+func underPath(path, prefix string) bool {
+	return strings.HasPrefix(path, prefix) && (len(path) == len(prefix) || path[len(prefix)] == '/')
+}

@@ -1,0 +1,82 @@
+package authz
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// MaxPageLimit is the largest page of a list endpoint and of GET
+// /api/audit.
+const MaxPageLimit = 1000
+
+// restPage is the optional pagination of a list endpoint:
+// ?limit=N&after=<name>. The zero value means every entry.
+type restPage struct {
+	limit int    // 0: no limit
+	after string // "": from the first entry
+}
+
+// restParsePage reads limit (1 to MaxPageLimit) and after (a valid name,
+// the last entry of the previous page). Either may be left out; a value
+// given twice, empty, or out of range is a 400.
+func restParsePage(c *gin.Context) (restPage, error) {
+	q := c.Request.URL.Query()
+	var p restPage
+	if v, ok, err := restQueryValue(q, "limit"); err != nil {
+		return p, err
+	} else if ok {
+		n, err := restParseLimit(v)
+		if err != nil {
+			return p, err
+		}
+		p.limit = n
+	}
+	if v, ok, err := restQueryValue(q, "after"); err != nil {
+		return p, err
+	} else if ok {
+		if !ValidName(v) {
+			return p, fmt.Errorf("%w: after must be a valid name (the last entry of the previous page)", errBadRequest)
+		}
+		p.after = v
+	}
+	return p, nil
+}
+
+// restQueryValue returns the single value of a query parameter.
+func restQueryValue(q map[string][]string, name string) (string, bool, error) {
+	vs, ok := q[name]
+	switch {
+	case !ok:
+		return "", false, nil
+	case len(vs) != 1:
+		return "", false, fmt.Errorf("%w: %s given more than once", errBadRequest, name)
+	}
+	return vs[0], true, nil
+}
+
+func restParseLimit(v string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > MaxPageLimit {
+		return 0, fmt.Errorf("%w: limit must be a whole number from 1 to %d", errBadRequest, MaxPageLimit)
+	}
+	return n, nil
+}
+
+// restPaginate applies p to items, which are sorted by key in byte order
+// (the library's order): the entries after p.after, at most p.limit.
+func restPaginate[T any](items []T, p restPage, key func(T) string) []T {
+	if p.after != "" {
+		i := 0
+		for i < len(items) && key(items[i]) <= p.after {
+			i++
+		}
+		items = items[i:]
+	}
+	if p.limit > 0 && len(items) > p.limit {
+		items = items[:p.limit]
+	}
+	return items
+}

@@ -1,0 +1,54 @@
+package authz
+
+import "net/http"
+
+// restQueryRoutes: has_permission and the list endpoints of users, roles
+// and permissions.
+func restQueryRoutes() []restRoute {
+	user := []restParam{{"user", "user"}}
+	role := []restParam{{"role", "role"}}
+	perm := []restParam{{"name", "permission"}}
+	userResource := func(call *restCall) string { return "user:" + call.cl.scope.AuditName(call.args[0]) }
+	roleResource := func(call *restCall) string { return "role:" + call.args[0] }
+	permResource := func(call *restCall) string { return "permission:" + call.cl.scope.AuditName(call.args[0]) }
+	list := func(path, action string, params []restParam, resource func(*restCall) string,
+		get func(*restCall) ([]string, error), wrap func([]string, restPage) any) restRoute {
+		return restRoute{
+			method: http.MethodGet, path: path, action: action, params: params, list: true, resource: resource,
+			run: func(call *restCall) (int, string, any, error) {
+				names, err := get(call)
+				if err != nil {
+					return 0, "", nil, err
+				}
+				return http.StatusOK, "ok", wrap(names, call.page), nil
+			},
+		}
+	}
+	names := func(v []string, p restPage) any { return restEntries(v, p, restAsName) }
+	users := func(v []string, p restPage) any { return restEntries(v, p, restAsUser) }
+	roles := func(v []string, p restPage) any { return restEntries(v, p, restAsRole) }
+	return []restRoute{{
+		method: http.MethodGet, path: "/api/has_permission/:user/:name", action: "user_has_permission",
+		params:   []restParam{{"user", "user"}, {"name", "permission"}},
+		resource: func(call *restCall) string { return "user:" + call.cl.scope.AuditName(call.args[0]) + "/" + call.cl.scope.AuditName(call.args[1]) },
+		run: func(call *restCall) (int, string, any, error) {
+			// The names are checked already: UserHasPermission answers
+			// impossible names with false, the REST API with 400.
+			ok, err := call.cl.UserHasPermission(call.ctx, call.args[0], call.args[1])
+			return restResultAnswer(ok, err)
+		},
+	},
+		list("/api/user_permissions/:user", "get_user_permissions", user, userResource,
+			func(call *restCall) ([]string, error) { return call.cl.GetUserPermissions(call.ctx, call.args[0]) }, names),
+		list("/api/user_roles/:user", "get_user_roles", user, userResource,
+			func(call *restCall) ([]string, error) { return call.cl.GetUserRoles(call.ctx, call.args[0]) }, roles),
+		list("/api/role_permissions/:role", "get_permissions", role, roleResource,
+			func(call *restCall) ([]string, error) { return call.cl.GetPermissions(call.ctx, call.args[0]) }, names),
+		list("/api/members/:role", "get_role_members", role, roleResource,
+			func(call *restCall) ([]string, error) { return call.cl.GetRoleMembers(call.ctx, call.args[0]) }, users),
+		list("/api/which_roles_can/:name", "which_roles_can", perm, permResource,
+			func(call *restCall) ([]string, error) { return call.cl.WhichRolesCan(call.ctx, call.args[0]) }, roles),
+		list("/api/which_users_can/:name", "which_users_can", perm, permResource,
+			func(call *restCall) ([]string, error) { return call.cl.WhichUsersCan(call.ctx, call.args[0]) }, users),
+	}
+}
