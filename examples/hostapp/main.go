@@ -1,0 +1,104 @@
+// Command hostapp is an existing Gin app that adopts rolegate: its own
+// routes (GET / open, GET /notes needing "read", POST /notes needing
+// "edit"), rolegate's REST admin API, login and sample routes mounted beside
+// them, and a graceful shutdown.
+//
+//	go run ./examples/hostapp                   # SQLite at ~/.auth.sqlite3
+//	go run ./examples/hostapp -new-client-key   # print a fresh client key
+//
+// Settings come from the environment or a .env file (see the README).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/rolegate/rolegate/authz"
+	"github.com/rolegate/rolegate/middleware"
+)
+
+func main() {
+	newKey := flag.Bool("new-client-key", false, "print a new client key (a UUID version 4) and exit")
+	userHeader := flag.String("user-header", "", "trust this request header as the user name (for apps behind an authenticating proxy, and for trying rolegate without a login provider)")
+	flag.Parse()
+	if *newKey {
+		fmt.Println(uuid.NewString())
+		return
+	}
+	if err := run(*userHeader); err != nil {
+		fmt.Fprintln(os.Stderr, "hostapp:", err)
+		os.Exit(1)
+	}
+}
+
+func run(userHeader string) error {
+	cfg, err := authz.ConfigFromEnv()
+	if err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if cfg.DebugMode {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Logger = log
+	if userHeader != "" {
+		cfg.Resolver = middleware.HeaderResolver(userHeader)
+		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)
+	}
+	gin.SetMode(cfg.GinMode())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	az, err := authz.Open(openCtx, cfg)
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer az.Close()
+	if cfg.ClientKey == "" {
+		log.Warn("AUTH_CLIENT_KEY is not set, so the guarded routes refuse everyone; get a key with: go run ./examples/hostapp -new-client-key")
+	}
+
+	engine, err := newEngine(az)
+	if err != nil {
+		return err
+	}
+	addr := net.JoinHostPort(cfg.ServerHost, strconv.Itoa(cfg.ServerPort))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: engine, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("hostapp listening", "addr", "http://"+ln.Addr().String())
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
