@@ -23,7 +23,7 @@ func restRoleRoutes() []restRoute {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			return http.StatusOK, "roles", restPaginate(roles, call.page, func(r Role) string { return r.Role }), nil
+			return http.StatusOK, "ok", restPaginate(roles, call.page, func(r Role) string { return r.Role }), nil
 		},
 	}, {
 		method: http.MethodPost, path: "/api/role/:role", action: "add_role", params: roleParam, write: true,
