@@ -2,14 +2,23 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 )
 
 // revokeStep is one engine's answers in the correctness demonstration.
 type revokeStep struct {
 	engine               string
+	revoke               string // what was revoked: "grant" or "membership"
 	before, afterRevoke  bool
+	invalidated          bool // Casbin cached enforcers: InvalidateCache was called, and then...
+	afterInvalidate      bool // ...this was the answer
 	revokeErr, checkErrs error
 }
+
+// revokeKinds are the two revokes the demonstration makes: the role's
+// grant of the permission, and the user's membership of the role.
+var revokeKinds = []string{"grant", "membership"}
 
 // Demonstration names: a role, a permission and a user that the workloads
 // do not contain.
@@ -20,19 +29,35 @@ const (
 )
 
 // revokeDemo grants demoPerm to demoRole and puts demoUser in it, checks
-// (allow), revokes the grant the way an app that knows nothing about
-// caches would (rolegate: DelPermission; Casbin: RemovePolicy on the
-// enforcer), and checks again. It reports what each engine answered; it
-// asserts nothing.
+// (allow), revokes the grant or the membership the way an app that knows
+// nothing about caches would (rolegate: DelPermission or DelMembership;
+// Casbin: RemovePolicy or RemoveGroupingPolicy on the same enforcer), and
+// checks again; a Casbin cached enforcer is then asked once more after
+// InvalidateCache. It reports what each engine answered; it asserts
+// nothing.
 func revokeDemo(dir string) ([]revokeStep, error) {
 	var out []revokeStep
+	for i, kind := range revokeKinds {
+		steps, err := revokeDemoOne(filepath.Join(dir, fmt.Sprint(i)), kind)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, steps...)
+	}
+	return out, nil
+}
 
+func revokeDemoOne(dir, kind string) ([]revokeStep, error) {
+	var out []revokeStep
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
 	rg, err := openRolegateEmpty(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer rg.Close()
-	st := revokeStep{engine: "rolegate"}
+	st := revokeStep{engine: "rolegate", revoke: kind}
 	if _, err := rg.c.AddRole(bg, demoRole, ""); err != nil {
 		return nil, err
 	}
@@ -44,17 +69,25 @@ func revokeDemo(dir string) ([]revokeStep, error) {
 	}
 	var e1, e2 error
 	st.before, e1 = rg.Check(demoUser, demoPerm)
-	_, st.revokeErr = rg.c.DelPermission(bg, demoRole, demoPerm)
+	var deleted bool
+	if kind == "grant" {
+		deleted, st.revokeErr = rg.c.DelPermission(bg, demoRole, demoPerm)
+	} else {
+		deleted, st.revokeErr = rg.c.DelMembership(bg, demoUser, demoRole)
+	}
+	if st.revokeErr == nil && !deleted {
+		st.revokeErr = fmt.Errorf("nothing was deleted")
+	}
 	st.afterRevoke, e2 = rg.Check(demoUser, demoPerm)
 	st.checkErrs = joinErrs(e1, e2)
 	out = append(out, st)
 
-	for _, kind := range engineNames[1:] {
-		e, err := newCasbin(kind)
+	for _, name := range engineNames[1:] {
+		e, err := newCasbin(name)
 		if err != nil {
 			return nil, err
 		}
-		st := revokeStep{engine: kind}
+		st := revokeStep{engine: name, revoke: kind}
 		if _, err := e.AddPolicy(demoRole, demoPerm); err != nil {
 			return nil, err
 		}
@@ -63,12 +96,23 @@ func revokeDemo(dir string) ([]revokeStep, error) {
 		}
 		st.before, e1 = e.Enforce(demoUser, demoPerm)
 		var removed bool
-		removed, st.revokeErr = e.RemovePolicy(demoRole, demoPerm)
+		if kind == "grant" {
+			removed, st.revokeErr = e.RemovePolicy(demoRole, demoPerm)
+		} else {
+			removed, st.revokeErr = e.RemoveGroupingPolicy(demoUser, demoRole)
+		}
 		if st.revokeErr == nil && !removed {
-			st.revokeErr = fmt.Errorf("RemovePolicy removed nothing")
+			st.revokeErr = fmt.Errorf("nothing was removed")
 		}
 		st.afterRevoke, e2 = e.Enforce(demoUser, demoPerm)
-		st.checkErrs = joinErrs(e1, e2)
+		var e3 error
+		if inv, ok := e.(interface{ InvalidateCache() error }); ok {
+			if e3 = inv.InvalidateCache(); e3 == nil {
+				st.invalidated = true
+				st.afterInvalidate, e3 = e.Enforce(demoUser, demoPerm)
+			}
+		}
+		st.checkErrs = joinErrs(e1, e2, e3)
 		out = append(out, st)
 	}
 	return out, nil

@@ -112,7 +112,7 @@ func main() {
 	}
 
 	fmt.Printf("\n## After a revoke\n\n")
-	fmt.Printf("Grant %s to %s, put %s in it, check (allow), revoke the grant the way an app that does not know about caches would (rolegate: DelPermission; Casbin: RemovePolicy on the same enforcer), check again.\n\n", demoPerm, demoRole, demoUser)
+	fmt.Printf("Grant %s to %s, put %s in it, check (allow), revoke the way an app that does not know about caches would (grant: rolegate DelPermission, Casbin RemovePolicy; membership: rolegate DelMembership, Casbin RemoveGroupingPolicy; on the same enforcer), check again. Casbin's cached enforcers are then asked once more after an explicit InvalidateCache.\n\n", demoPerm, demoRole, demoUser)
 	dir, err := os.MkdirTemp("", "benchcompare-")
 	if err != nil {
 		fail(err)
@@ -122,8 +122,8 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	fmt.Println("| engine | before revoke | after revoke | right? |")
-	fmt.Println("|---|---|---|---|")
+	fmt.Println("| revoked | engine | before revoke | after revoke | right? | after InvalidateCache |")
+	fmt.Println("|---|---|---|---|---|---|")
 	for _, st := range steps {
 		right := "yes"
 		if st.afterRevoke || !st.before {
@@ -132,7 +132,11 @@ func main() {
 		if st.revokeErr != nil || st.checkErrs != nil {
 			right = fmt.Sprintf("error: %v %v", st.revokeErr, st.checkErrs)
 		}
-		fmt.Printf("| %s | %s | %s | %s |\n", st.engine, allow(st.before), allow(st.afterRevoke), right)
+		inv := "n/a"
+		if st.invalidated {
+			inv = allow(st.afterInvalidate)
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", st.revoke, st.engine, allow(st.before), allow(st.afterRevoke), right, inv)
 	}
 }
 
