@@ -227,3 +227,10 @@ func checkGolden(t testing.TB, name string, body map[string]any) {
 		t.Errorf("body differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+// serve serves a prepared request.
+func serve(e http.Handler, req *http.Request) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	e.ServeHTTP(w, req)
+	return w
+}

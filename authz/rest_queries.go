@@ -29,8 +29,10 @@ func restQueryRoutes() []restRoute {
 	roles := func(v []string, p restPage) any { return restEntries(v, p, restAsRole) }
 	return []restRoute{{
 		method: http.MethodGet, path: "/api/has_permission/:user/:name", action: "user_has_permission",
-		params:   []restParam{{"user", "user"}, {"name", "permission"}},
-		resource: func(call *restCall) string { return "user:" + call.cl.scope.AuditName(call.args[0]) + "/" + call.cl.scope.AuditName(call.args[1]) },
+		params: []restParam{{"user", "user"}, {"name", "permission"}},
+		resource: func(call *restCall) string {
+			return "user:" + call.cl.scope.AuditName(call.args[0]) + "/" + call.cl.scope.AuditName(call.args[1])
+		},
 		run: func(call *restCall) (int, string, any, error) {
 			// The names are checked already: UserHasPermission answers
 			// impossible names with false, the REST API with 400.
