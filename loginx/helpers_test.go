@@ -153,3 +153,11 @@ func waitFor(t testing.TB, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// with returns e reporting to t (inside fuzz targets, which must not use
+// the F).
+func (e *env) with(t testing.TB) *env {
+	cp := *e
+	cp.t = t
+	return &cp
+}
