@@ -22,8 +22,8 @@ type clientCache struct {
 	users       *xsync.MapOf[string, *userEntry]
 	gen         atomic.Uint64
 	memberEpoch atomic.Uint64
-	// revision is the store revision this cache is known to reflect.
-	revision atomic.Int64
+	// revs is the store revision this cache is known to reflect.
+	revs revisions
 
 	// Eviction: clock is advanced at each sweep; entries record the clock
 	// of their last use, so a sweep drops the least recently used.
@@ -98,14 +98,6 @@ func (cc *clientCache) invalidateUser(user string) {
 func (cc *clientCache) flush() {
 	cc.gen.Add(1)
 	cc.users.Clear()
-}
-
-// advanceRevision records a revision produced by our own write, but only
-// when it directly follows the one we know; otherwise a change from
-// elsewhere happened in between, and the revision check must see a
-// mismatch and flush.
-func (cc *clientCache) advanceRevision(rev int64) {
-	cc.revision.CompareAndSwap(rev-1, rev)
 }
 
 // evict drops the least recently used entries until the cache is at 90%

@@ -74,9 +74,8 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 		return
 	}
 	for ns, c := range clients {
-		if rev := revs[ns]; c.cache.revision.Load() != rev {
+		if c.cache.revs.observe(revs[ns]) {
 			c.cache.flush()
-			c.cache.revision.Store(rev)
 		}
 	}
 }

@@ -60,7 +60,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		case ch.user != "":
 			c.cache.invalidateUser(ch.user)
 		}
-		c.cache.advanceRevision(rev)
+		c.cache.revs.ours(rev)
 	}
 	return changed, nil
 }

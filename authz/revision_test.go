@@ -1,0 +1,42 @@
+package authz
+
+import "testing"
+
+func TestRevisions(t *testing.T) {
+	var r revisions
+	if r.observe(0) {
+		t.Fatal("fresh client at revision 0 flushed")
+	}
+	// Our writes 1..3, reported out of order, never flush.
+	r.ours(2)
+	r.ours(1)
+	if r.observe(2) {
+		t.Fatal("flushed for our own revisions")
+	}
+	r.ours(3)
+	if r.observe(3) {
+		t.Fatal("flushed for our own revision 3")
+	}
+	// Revision 4 is someone else's.
+	if !r.observe(4) {
+		t.Fatal("a foreign revision did not flush")
+	}
+	// 5 is ours but 6 is not: seeing 6 flushes.
+	r.ours(5)
+	if !r.observe(6) {
+		t.Fatal("a foreign revision after ours did not flush")
+	}
+	// Our write 7 reported after the store showed 7 already (we flushed
+	// conservatively); it must not confuse what follows.
+	if !r.observe(7) {
+		t.Fatal("revision 7, not yet reported as ours, must flush")
+	}
+	r.ours(7)
+	if r.observe(7) {
+		t.Fatal("stable revision flushed")
+	}
+	// A store that went back (restored) flushes.
+	if !r.observe(3) {
+		t.Fatal("revision going back did not flush")
+	}
+}
