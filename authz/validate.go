@@ -2,33 +2,17 @@ package authz
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/rolegate/rolegate/middleware"
 )
 
 // MaxNameLength is the longest name, in Unicode characters.
-const MaxNameLength = 128
+const MaxNameLength = middleware.MaxNameLength
 
 // ValidName reports whether s is a valid role, permission or user name: 1
 // to 128 characters of valid UTF-8, no control characters, no '/', no
 // leading or trailing white space. Names are case-sensitive.
-func ValidName(s string) bool {
-	if s == "" || len(s) > 4*MaxNameLength || !utf8.ValidString(s) {
-		return false
-	}
-	if strings.TrimSpace(s) != s {
-		return false
-	}
-	n := 0
-	for _, r := range s {
-		if r == '/' || unicode.IsControl(r) {
-			return false
-		}
-		n++
-	}
-	return n <= MaxNameLength
-}
+func ValidName(s string) bool { return middleware.ValidName(s) }
 
 // checkNames returns ErrInvalidName, naming the field, for the first bad
 // name of kind/value pairs.

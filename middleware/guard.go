@@ -108,7 +108,7 @@ func compileGuard(cfg GuardConfig) (*guard, error) {
 		return nil, fmt.Errorf("%w: empty permission list", ErrInvalidGuardConfig)
 	}
 	for _, n := range g.names {
-		if !validName(n) {
+		if !ValidName(n) {
 			return nil, fmt.Errorf("%w: invalid name %q", ErrInvalidGuardConfig, n)
 		}
 	}

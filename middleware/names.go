@@ -6,26 +6,31 @@ import (
 	"unicode/utf8"
 )
 
-// maxNameLen mirrors the naming rule in DESIGN.md (1 to 128 characters).
-const maxNameLen = 128
+// MaxNameLength is the longest role, permission or user name, in Unicode
+// characters.
+const MaxNameLength = 128
 
-// validName reports whether s could ever be stored as a role or permission
-// name under DESIGN.md's rule: 1 to 128 characters of valid UTF-8, no
-// control characters, no '/', no leading or trailing white space. Guards
-// check their names at construction because a guard naming an impossible
-// permission would refuse everyone, silently. The rule is repeated here,
-// not imported, because this package imports no other rolegate package.
-func validName(s string) bool {
-	if s == "" || !utf8.ValidString(s) || utf8.RuneCountInString(s) > maxNameLen {
+// ValidName reports whether s is a valid role, permission or user name: 1
+// to 128 characters of valid UTF-8, no control characters, no '/', no
+// leading or trailing white space. Names are case-sensitive.
+//
+// The rule lives here because this package imports no other rolegate
+// package and guards check their names at construction (a guard naming an
+// impossible permission would refuse everyone, silently); authz.ValidName
+// is this function.
+func ValidName(s string) bool {
+	if s == "" || len(s) > utf8.UTFMax*MaxNameLength || !utf8.ValidString(s) {
 		return false
 	}
 	if strings.TrimSpace(s) != s {
 		return false
 	}
+	n := 0
 	for _, r := range s {
 		if r == '/' || unicode.IsControl(r) {
 			return false
 		}
+		n++
 	}
-	return true
+	return n <= MaxNameLength
 }
