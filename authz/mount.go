@@ -89,26 +89,29 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 		}
 	}()
 
-	base := r.Group("", middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors)
+	base := r.Group("", az.ownChain(cors)...)
+	// The RBAC routes limit bodies themselves (restBodyLimit audits what it
+	// refuses); every other route of ours gets the plain limit.
+	limited := base.Group("", middleware.BodyLimit(middleware.DefaultBodyLimit))
 	paths := map[string][]string{} // path -> methods, for the OPTIONS routes
-	add := func(method, path string, h ...gin.HandlerFunc) {
-		base.Handle(method, path, h...)
+	add := func(g *gin.RouterGroup, method, path string, h ...gin.HandlerFunc) {
+		g.Handle(method, path, h...)
 		paths[path] = append(paths[path], method)
 	}
-	add(http.MethodGet, "/ping", az.restPing)
-	add(http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
+	add(limited, http.MethodGet, "/ping", az.restPing)
+	add(limited, http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
 	for _, rt := range restRoutes() {
-		add(rt.method, rt.path, az.restClientKeyAuth(rt), az.restBodyLimit(rt), az.restHandler(rt))
+		add(base, rt.method, rt.path, az.restClientKeyAuth(rt), az.restBodyLimit(rt), az.restHandler(rt))
 	}
 	if az.login != nil {
-		az.login.Register(base)
+		az.login.Register(limited)
 		for _, p := range loginPaths {
 			paths[p.path] = append(paths[p.path], p.method)
 		}
 	}
 	st := az.restState()
 	if az.cfg.Samples.Enabled() {
-		if err := samples.Register(base, az.cfg.Samples); err != nil {
+		if err := samples.Register(limited, az.cfg.Samples); err != nil {
 			return fmt.Errorf("authz: Mount: %w", err)
 		}
 		for _, p := range samplePaths {
@@ -130,6 +133,14 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}
 	st.addPrefix(basePath)
 	return nil
+}
+
+// ownChain is the middleware of every route Mount registers, outermost
+// first: the request id (which the log, the recovery and the audit records
+// carry), the request log (which sees the final status, 500 after a
+// recovered panic included), panic recovery, and CORS.
+func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
+	return []gin.HandlerFunc{middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors}
 }
 
 // restRoutes are the client-key routes, in the order of DESIGN.md's table.

@@ -309,3 +309,33 @@ func TestRESTRouteList(t *testing.T) {
 		t.Errorf("routes:\n%v\nwant:\n%v", got, want)
 	}
 }
+
+// TestRESTOwnChainRecovers: a panic behind rolegate's chain is a 500 with
+// the envelope and no internals; the panic goes to the log.
+func TestRESTOwnChainRecovers(t *testing.T) {
+	az, logs := openREST(t, storagetest.SQLite(t), nil)
+	e := gin.New()
+	e.Group("", az.ownChain(func(*gin.Context) {})...).GET("/api/boom", func(*gin.Context) {
+		panic("secret internals")
+	})
+	w := performRequest(e, "GET", "/api/boom", "", nil)
+	body := checkEnvelope(t, w, http.StatusInternalServerError)
+	if body["error"] != "internal error" || strings.Contains(w.Body.String(), "secret") {
+		t.Errorf("500 body: %s", w.Body.String())
+	}
+	if !strings.Contains(logs.String(), "panic recovered") || !strings.Contains(logs.String(), "status=500") {
+		t.Errorf("panic or its 500 not logged:\n%s", logs.String())
+	}
+}
+
+// TestRESTBodyLimitOnEveryRoute: login, samples and /ping refuse bodies
+// over 64 KiB too.
+func TestRESTBodyLimitOnEveryRoute(t *testing.T) {
+	az, _ := openREST(t, storagetest.SQLite(t), withEverything)
+	e := newTestRouter(t, az, "")
+	big := strings.Repeat("x", 65<<10)
+	for _, r := range []string{"POST /api/v1/login", "GET /api/ping", "GET /ping"} {
+		method, path, _ := strings.Cut(r, " ")
+		checkEnvelope(t, performRequest(e, method, path, "", strings.NewReader(big)), http.StatusRequestEntityTooLarge)
+	}
+}
