@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -573,7 +574,9 @@ func runOnce(ctx context.Context, cfg *loadConfig, out io.Writer) (*summary, *ve
 	}
 	fmt.Fprintf(out, "setup: %d roles, %d users, %d REST writes in %s (prefix %s)\n", cfg.Roles, cfg.Users, n, time.Since(t0).Round(time.Millisecond), cfg.Prefix)
 	fmt.Fprintf(out, "load: %s at %d connections, write ratio %.2f, %.0f%% of checks via /api/has_permission\n", cfg.Duration, cfg.Connections, cfg.WriteRatio, cfg.APICheckRatio*100)
+	fmt.Fprintf(out, "load average before: %s\n", loadavg())
 	results, elapsed := runLoad(a, cfg, w)
+	fmt.Fprintf(out, "load average after:  %s\n", loadavg())
 	s := summarise(results, elapsed)
 	v := verify(a, w, s, uncertainPairs(results))
 	report(out, cfg, s, v)
@@ -647,4 +650,18 @@ func sortedInts(m map[int]int64) []int {
 	}
 	sort.Ints(ks)
 	return ks
+}
+
+// loadavg is /proc/loadavg (1, 5, 15 minutes), to show how busy the
+// machine was: the figures are only comparable between quiet runs.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }

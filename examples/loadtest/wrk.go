@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -47,25 +48,38 @@ func runWrk(ctx context.Context, base, allowedUser string, wc wrkConfig, out io.
 	// Rounds alternate the order (guarded, unguarded, then unguarded,
 	// guarded, ...) so that drift of the machine falls on both alike.
 	sums := make([]float64, len(targets))
+	var ratios []float64 // guarded/unguarded of each round
 	for r := 0; r < max(1, wc.rounds); r++ {
 		order := []int{0, 1}
 		if r%2 == 1 {
 			order = []int{1, 0}
 		}
+		var round [2]float64
 		for _, i := range order {
 			rate, err := wrkOnce(ctx, targets[i].name, targets[i].args, out)
 			if err != nil {
 				return err
 			}
 			sums[i] += rate
+			round[i] = rate
 		}
+		ratios = append(ratios, round[0]/round[1])
 	}
 	rates := make([]float64, len(targets))
 	for i := range sums {
 		rates[i] = sums[i] / float64(max(1, wc.rounds))
 		fmt.Fprintf(out, "wrk %s: mean %.0f req/s over %d run(s)\n", targets[i].name, rates[i], max(1, wc.rounds))
 	}
-	fmt.Fprintf(out, "wrk ratio guarded/unguarded: %.3f\n", rates[0]/rates[1])
+	sort.Float64s(ratios)
+	median := ratios[len(ratios)/2]
+	if len(ratios)%2 == 0 {
+		median = (ratios[len(ratios)/2-1] + ratios[len(ratios)/2]) / 2
+	}
+	var rs []string
+	for _, r := range ratios {
+		rs = append(rs, fmt.Sprintf("%.3f", r))
+	}
+	fmt.Fprintf(out, "wrk ratio guarded/unguarded: %.3f of the means; per round (sorted) %s, median %.3f\n", rates[0]/rates[1], strings.Join(rs, " "), median)
 	return nil
 }
 
@@ -90,7 +104,7 @@ func wrkOnce(ctx context.Context, name string, args []string, out io.Writer) (fl
 	if l := wrkP99.FindStringSubmatch(text); l != nil {
 		lat += ", p99 " + l[1]
 	}
-	fmt.Fprintf(out, "wrk %s: %.0f req/s%s\n", name, rate, lat)
+	fmt.Fprintf(out, "wrk %s: %.0f req/s%s (load average after: %s)\n", name, rate, lat, loadavg())
 	if e := wrkErrors.FindString(text); e != "" {
 		fmt.Fprintf(out, "  %s\n", e)
 	}
