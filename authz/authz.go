@@ -90,6 +90,12 @@ func (az *Authz) init(ctx context.Context) error {
 			return errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with")
 		}
 		az.cipher = c
+	} else if _, encrypted, err := storage.GetSetting(ctx, az.db, "cipher_check"); err != nil {
+		return fmt.Errorf("authz: %w", err)
+	} else if encrypted {
+		// Reading on would show ciphertexts as names and write new names
+		// in plain beside them.
+		return errors.New("authz: this database holds encrypted names; set AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
 	}
 	key, err := storage.GetOrInitSetting(ctx, az.db, "audit_key", randomHex)
 	if err != nil {

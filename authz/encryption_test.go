@@ -576,6 +576,15 @@ func TestEncryptWrongKeyRefused(t *testing.T) {
 		}
 		again.Close()
 
+		// Encryption off on an encrypted database: refused, or names would
+		// read as ciphertexts and new ones be written in plain.
+		if bad, err := Open(ctx, configFor(target)); err == nil {
+			bad.Close()
+			t.Fatal("Open without encryption on an encrypted database succeeded")
+		} else if !strings.Contains(err.Error(), "AUTH_ENABLE_ENCRYPTION") {
+			t.Fatalf("Open without encryption: %v", err)
+		}
+
 		// Encryption on without a key.
 		cfg = configFor(target)
 		cfg.EnableEncryption = true
