@@ -34,6 +34,7 @@ type Authz struct {
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
 	login    *loginx.Service
 	resolver middleware.Resolver
+	mount    restMountState // where Mount put the routes, for the 404/405 handlers
 
 	closed atomic.Bool
 	stop   context.CancelFunc
@@ -152,7 +153,7 @@ func (az *Authz) newClient(key string) *Client {
 	scope := storage.Scope{NS: ns}
 	if az.cipher != nil {
 		raw, _ := hex.DecodeString(ns)
-		cc := az.cipher.ForClient(raw)
+		cc := newMemoCodec(az.cipher.ForClient(raw))
 		scope.Names = cc
 		if az.cfg.EncryptDescriptions {
 			scope.Descriptions = cc

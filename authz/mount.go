@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"weak"
 
 	"github.com/gin-gonic/gin"
 
@@ -230,25 +229,7 @@ type restMountState struct {
 	hinted   bool
 }
 
-// restMounts holds the state per Authz. It is keyed weakly so that it keeps
-// no closed Authz alive; the Authz struct is another engineer's file, and
-// this state belongs there eventually.
-var restMounts = struct {
-	sync.Mutex
-	m map[weak.Pointer[Authz]]*restMountState
-}{m: map[weak.Pointer[Authz]]*restMountState{}}
-
-func (az *Authz) restState() *restMountState {
-	restMounts.Lock()
-	defer restMounts.Unlock()
-	k := weak.Make(az)
-	st, ok := restMounts.m[k]
-	if !ok {
-		st = &restMountState{}
-		restMounts.m[k] = st
-	}
-	return st
-}
+func (az *Authz) restState() *restMountState { return &az.mount }
 
 func (st *restMountState) hintOnce() bool {
 	st.mu.Lock()
