@@ -38,15 +38,17 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		if changed, err = fn(ctx, writer{db: tx}); err != nil {
 			return err
 		}
-		if changed {
-			if rev, err = storage.BumpRevision(ctx, tx, c.scope.NS); err != nil {
+		if c.az.cfg.EnableAuditLogging {
+			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed))); err != nil {
 				return err
 			}
 		}
-		if c.az.cfg.EnableAuditLogging {
-			return storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed)))
+		if changed {
+			// Last before commit: the revision row is the one lock all of a
+			// client's writers share, so it is held as briefly as possible.
+			rev, err = storage.BumpRevision(ctx, tx, c.scope.NS)
 		}
-		return nil
+		return err
 	})
 	if err != nil {
 		err = storage.Classify(err)
