@@ -17,8 +17,8 @@ type revisions struct {
 	local map[int64]struct{} // our own revisions above known
 }
 
-// ours records a revision produced by our own write, after the write has
-// invalidated the cache.
+// ours claims a revision produced by our own write, inside the write's
+// transaction; withdraw gives it back when the transaction fails.
 func (r *revisions) ours(rev int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -30,6 +30,16 @@ func (r *revisions) ours(rev int64) {
 	}
 	r.local[rev] = struct{}{}
 	r.absorb()
+}
+
+// withdraw forgets a claimed revision whose transaction did not commit.
+func (r *revisions) withdraw(rev int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.local, rev)
+	if r.known >= rev {
+		r.known = rev - 1
+	}
 }
 
 // observe takes the store's current revision and reports whether the

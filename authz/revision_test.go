@@ -40,3 +40,18 @@ func TestRevisions(t *testing.T) {
 		t.Fatal("revision going back did not flush")
 	}
 }
+
+func TestRevisionsWithdraw(t *testing.T) {
+	var r revisions
+	r.ours(1)
+	if r.observe(1) {
+		t.Fatal("claimed revision flushed")
+	}
+	// Revision 2 claimed, then its transaction fails: the number may be
+	// someone else's next, which must flush.
+	r.ours(2)
+	r.withdraw(2)
+	if !r.observe(2) {
+		t.Fatal("a withdrawn revision counted as ours")
+	}
+}

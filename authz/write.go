@@ -46,11 +46,24 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		if changed {
 			// Last before commit: the revision row is the one lock all of a
 			// client's writers share, so it is held as briefly as possible.
-			rev, err = storage.BumpRevision(ctx, tx, c.scope.NS)
+			if rev, err = storage.BumpRevision(ctx, tx, c.scope.NS); err != nil {
+				return err
+			}
+			// Claimed before commit, because our own NOTIFY may reach the
+			// listener before this goroutine runs again; no one else can
+			// take this revision while our transaction holds its row.
+			c.cache.revs.ours(rev)
 		}
-		return err
+		return nil
 	})
 	if err != nil {
+		if rev != 0 {
+			// The claimed revision never happened; someone else may take
+			// the number next. Give it back, then flush: whatever the
+			// watcher skipped meanwhile is re-read.
+			c.cache.revs.withdraw(rev)
+			c.cache.flush()
+		}
 		err = storage.Classify(err)
 		c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
 		return false, err
@@ -62,7 +75,6 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		case ch.user != "":
 			c.cache.invalidateUser(ch.user)
 		}
-		c.cache.revs.ours(rev)
 	}
 	return changed, nil
 }
