@@ -34,6 +34,7 @@ type clientCache struct {
 }
 
 type userEntry struct {
+	user  string // the key, kept so guards can point at it (InternUser)
 	gen   uint64
 	perms map[string]struct{}
 	roles map[string]struct{}
@@ -70,7 +71,7 @@ func (cc *clientCache) ticket() ticket {
 // a membership change is withdrawn; one that missed a wider change carries
 // the old generation and is ignored by lookup.
 func (cc *clientCache) store(user string, t ticket, roles, perms []string) *userEntry {
-	e := &userEntry{gen: t.gen, perms: toSet(perms), roles: toSet(roles)}
+	e := &userEntry{user: user, gen: t.gen, perms: toSet(perms), roles: toSet(roles)}
 	e.used.Store(cc.clock.Load())
 	cc.users.Store(user, e)
 	if cc.memberEpoch.Load() != t.epoch {

@@ -8,7 +8,21 @@ import (
 )
 
 // The per-client handle is what guards ask.
-var _ middleware.Checker = (*Client)(nil)
+var (
+	_ middleware.Checker      = (*Client)(nil)
+	_ middleware.UserInterner = (*Client)(nil)
+)
+
+// InternUser points at the user's name inside its cache entry, so that a
+// guard can hand the user to the handler without copying the string into
+// an interface; nil when the user is not cached.
+func (c *Client) InternUser(user string) *string {
+	e, ok := c.cache.users.Load(user)
+	if !ok {
+		return nil
+	}
+	return &e.user
+}
 
 // UserHasPermission reports whether the user holds the permission through
 // any role. It is answered from the decision cache: a hit takes no lock and

@@ -21,7 +21,17 @@ func ClientKeyFrom(c *gin.Context) (string, bool) {
 // UserFrom returns the user that a guard resolved and authorised for this
 // request. It reports false in handlers that no guard protects.
 func UserFrom(c *gin.Context) (string, bool) {
-	return stringFrom(c, userCtx)
+	v, ok := c.Get(userCtx)
+	if !ok {
+		return "", false
+	}
+	switch u := v.(type) {
+	case *string: // from a UserInterner: see guard.go
+		return *u, u != nil
+	case string:
+		return u, true
+	}
+	return "", false
 }
 
 // RequestIDFrom returns the request id that RequestID assigned, or "" when

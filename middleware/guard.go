@@ -17,6 +17,15 @@ type Checker interface {
 	UserHasRole(ctx context.Context, user, role string) (bool, error)
 }
 
+// UserInterner is an optional interface of a Checker: it returns a pointer
+// to a string holding user that stays valid, such as the name inside a
+// cache entry, or nil. Guards store that pointer for UserFrom instead of
+// the string itself: a pointer fits in an interface without a copy, a
+// string does not, so an allowed request costs one allocation less.
+type UserInterner interface {
+	InternUser(user string) *string
+}
+
 // ErrInvalidGuardConfig wraps every error NewGuard returns.
 var ErrInvalidGuardConfig = errors.New("invalid guard config")
 
@@ -48,6 +57,7 @@ const (
 // only calls the resolver and the checker.
 type guard struct {
 	checker  Checker
+	intern   UserInterner // nil when the checker has none
 	resolver Resolver
 	req      requirement
 	names    []string // permissions, or the one role
@@ -86,6 +96,7 @@ func compileGuard(cfg GuardConfig) (*guard, error) {
 		return nil, fmt.Errorf("%w: nil Resolver", ErrInvalidGuardConfig)
 	}
 	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver}
+	g.intern, _ = cfg.Checker.(UserInterner)
 	set := 0
 	if cfg.AnyPermissions != nil {
 		set++
@@ -136,6 +147,13 @@ func (g *guard) serve(c *gin.Context) {
 	if !allowed {
 		Fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
 		return
+	}
+	if g.intern != nil {
+		if p := g.intern.InternUser(user); p != nil && *p == user {
+			c.Set(userCtx, p)
+			c.Next()
+			return
+		}
 	}
 	c.Set(userCtx, user)
 	c.Next()
