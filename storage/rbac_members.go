@@ -13,13 +13,17 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 		return false, err
 	}
 	if s.Names != nil {
-		if ok, err := HasMembership(ctx, db, s, user, role); err != nil || ok {
-			return false, err
-		}
+		// A legacy plaintext membership counts as the same membership.
+		res, err := db.NewRaw(`INSERT INTO rolegate_memberships (ns, user_name, role)
+			SELECT ?, ?, ? WHERE NOT EXISTS (
+				SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name = ?)
+			ON CONFLICT (ns, user_name, role) DO NOTHING`,
+			s.NS, s.storedName(user), role, s.NS, role, user).Exec(ctx)
+		return affected(res, err)
 	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
-		s.NS, s.storedName(user), role).Exec(ctx)
+		s.NS, user, role).Exec(ctx)
 	return affected(res, err)
 }
 
