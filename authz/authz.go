@@ -118,6 +118,12 @@ func (az *Authz) Close() error {
 	}
 	az.stop()
 	az.wg.Wait()
+	// Nothing keeps the caches right from here on: a host still draining
+	// requests gets ErrClosed (503), never an answer nobody can vouch for.
+	az.clients.Range(func(_ string, c *Client) bool {
+		c.cache.detach()
+		return true
+	})
 	var errs []error
 	if az.login != nil {
 		errs = append(errs, az.login.Close())

@@ -31,6 +31,11 @@ type clientCache struct {
 	clock   atomic.Uint32
 	inserts atomic.Uint32
 	sweep   sync.Mutex
+
+	// detached: the handle was dropped from Authz's client table (or Authz
+	// closed), so no watcher keeps this cache right any more; it caches
+	// nothing from then on and every check reads the store.
+	detached atomic.Bool
 }
 
 type userEntry struct {
@@ -48,7 +53,7 @@ func newClientCache(max int) *clientCache {
 // lookup returns a fresh entry for user, or nil.
 func (cc *clientCache) lookup(user string) *userEntry {
 	e, ok := cc.users.Load(user)
-	if !ok || e.gen != cc.gen.Load() {
+	if !ok || e == nil || e.gen != cc.gen.Load() {
 		return nil
 	}
 	// Write only when the clock moved: most hits stay read-only, so cores
@@ -73,12 +78,17 @@ func (cc *clientCache) ticket() ticket {
 func (cc *clientCache) store(user string, t ticket, roles, perms []string) *userEntry {
 	e := &userEntry{user: user, gen: t.gen, perms: toSet(perms), roles: toSet(roles)}
 	e.used.Store(cc.clock.Load())
-	cc.users.Store(user, e)
-	if cc.memberEpoch.Load() != t.epoch {
-		cc.users.Compute(user, func(old *userEntry, loaded bool) (*userEntry, bool) {
-			return old, loaded && old == e // delete only our own entry
-		})
-	}
+	// Publish under the map's bucket lock, and only if no membership
+	// changed since the ticket: invalidateUser bumps memberEpoch before it
+	// deletes, so either we see the bump and keep out, or our entry is in
+	// place before its delete removes it. Never an entry read before a
+	// revoke that is still there after the revoke returned.
+	cc.users.Compute(user, func(old *userEntry, loaded bool) (*userEntry, bool) {
+		if cc.detached.Load() || cc.memberEpoch.Load() != t.epoch {
+			return old, !loaded // leave what is there; insert nothing
+		}
+		return e, false
+	})
 	if cc.inserts.Add(1)%64 == 0 && cc.users.Size() > cc.max {
 		cc.evict()
 	}
@@ -129,6 +139,12 @@ func (cc *clientCache) evict() {
 }
 
 func (cc *clientCache) len() int { return cc.users.Size() }
+
+// detach stops caching for good; see clientCache.detached.
+func (cc *clientCache) detach() {
+	cc.detached.Store(true)
+	cc.flush()
+}
 
 func toSet(v []string) map[string]struct{} {
 	m := make(map[string]struct{}, len(v))

@@ -15,6 +15,10 @@ type revisions struct {
 	mu    sync.Mutex
 	known int64              // every revision up to here is reflected
 	local map[int64]struct{} // our own revisions above known
+	// claimed: our revisions whose transactions have not committed yet. A
+	// check that reads the store meanwhile sees a revision below known;
+	// when the gap is all ours, nothing is stale.
+	claimed map[int64]struct{}
 }
 
 // ours claims a revision produced by our own write, inside the write's
@@ -26,10 +30,18 @@ func (r *revisions) ours(rev int64) {
 		return
 	}
 	if r.local == nil {
-		r.local = map[int64]struct{}{}
+		r.local, r.claimed = map[int64]struct{}{}, map[int64]struct{}{}
 	}
 	r.local[rev] = struct{}{}
+	r.claimed[rev] = struct{}{}
 	r.absorb()
+}
+
+// committed marks a claimed revision as in the store.
+func (r *revisions) committed(rev int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.claimed, rev)
 }
 
 // withdraw forgets a claimed revision whose transaction did not commit.
@@ -37,6 +49,7 @@ func (r *revisions) withdraw(rev int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.local, rev)
+	delete(r.claimed, rev)
 	if r.known >= rev {
 		r.known = rev - 1
 	}
@@ -49,7 +62,7 @@ func (r *revisions) observe(rev int64) (stale bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.absorb()
-	if rev == r.known {
+	if rev == r.known || rev < r.known && r.allClaimed(rev) {
 		return false
 	}
 	// rev above known with a gap not ours: someone else wrote. rev below
@@ -58,6 +71,25 @@ func (r *revisions) observe(rev int64) (stale bool) {
 	for k := range r.local {
 		if k <= rev {
 			delete(r.local, k)
+		}
+	}
+	for k := range r.claimed {
+		if k <= rev {
+			delete(r.claimed, k)
+		}
+	}
+	return true
+}
+
+// allClaimed reports whether every revision in (rev, known] is one of our
+// uncommitted claims.
+func (r *revisions) allClaimed(rev int64) bool {
+	if int64(len(r.claimed)) < r.known-rev {
+		return false
+	}
+	for k := rev + 1; k <= r.known; k++ {
+		if _, ok := r.claimed[k]; !ok {
+			return false
 		}
 	}
 	return true

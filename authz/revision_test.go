@@ -55,3 +55,23 @@ func TestRevisionsWithdraw(t *testing.T) {
 		t.Fatal("a withdrawn revision counted as ours")
 	}
 }
+
+// A check that reads the store while our own write is uncommitted sees a
+// revision below the one we claimed: nothing is stale.
+func TestRevisionsClaimedNotYetCommitted(t *testing.T) {
+	var r revisions
+	r.ours(1)
+	r.committed(1)
+	r.ours(2) // in flight
+	if r.observe(1) {
+		t.Fatal("flushed while our own write was in flight")
+	}
+	r.committed(2)
+	if r.observe(2) {
+		t.Fatal("flushed for our committed revision")
+	}
+	// Below known with a gap that is not a claim: flush.
+	if !r.observe(1) {
+		t.Fatal("revision going back below a committed one did not flush")
+	}
+}
