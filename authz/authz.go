@@ -1,6 +1,7 @@
 package authz
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -9,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -35,6 +37,7 @@ type Authz struct {
 	login    *loginx.Service
 	resolver middleware.Resolver
 	mount    restMountState // where Mount put the routes, for the 404/405 handlers
+	evicting sync.Mutex     // one sweep of client handles at a time
 
 	closed atomic.Bool
 	stop   context.CancelFunc
@@ -51,6 +54,9 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	}
 	if cfg.CacheMaxUsers == 0 {
 		cfg.CacheMaxUsers = DefaultConfig().CacheMaxUsers
+	}
+	if cfg.MaxClients == 0 {
+		cfg.MaxClients = DefaultConfig().MaxClients
 	}
 	if cfg.RevisionCheckInterval == 0 {
 		cfg.RevisionCheckInterval = DefaultConfig().RevisionCheckInterval
@@ -145,10 +151,48 @@ func (az *Authz) Client(clientKey string) (*Client, error) {
 		return nil, ErrInvalidClientKey
 	}
 	if c, ok := az.clients.Load(key); ok {
+		c.touch()
 		return c, nil
 	}
-	c, _ := az.clients.LoadOrCompute(key, func() *Client { return az.newClient(key) })
+	c, loaded := az.clients.LoadOrCompute(key, func() *Client { return az.newClient(key) })
+	c.touch()
+	if !loaded && az.clients.Size() > az.cfg.MaxClients {
+		az.evictClients()
+	}
 	return c, nil
+}
+
+// evictClients drops the least recently used client handles down to 90%
+// of MaxClients, so that requests with ever new random keys (any UUID v4
+// is a valid key) cannot grow memory without bound. A dropped handle that
+// the host still holds stays correct: it caches nothing and reads the
+// store on every check.
+func (az *Authz) evictClients() {
+	if !az.evicting.TryLock() {
+		return
+	}
+	defer az.evicting.Unlock()
+	type aged struct {
+		key  string
+		c    *Client
+		used int64
+	}
+	var all []aged
+	az.clients.Range(func(k string, c *Client) bool {
+		if c != az.host {
+			all = append(all, aged{k, c, c.used.Load()})
+		}
+		return true
+	})
+	target := az.cfg.MaxClients * 9 / 10
+	if len(all) <= target {
+		return
+	}
+	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.used, b.used) })
+	for _, a := range all[:len(all)-target] {
+		az.clients.Delete(a.key)
+		a.c.cache.detach()
+	}
 }
 
 // HostClient is the client of AUTH_CLIENT_KEY, or nil when it is unset.

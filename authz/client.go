@@ -3,6 +3,8 @@ package authz
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,6 +21,13 @@ type Client struct {
 	scope       storage.Scope
 	fingerprint string
 	cache       *clientCache
+	used        atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
+}
+
+func (c *Client) touch() {
+	if now := time.Now().Unix(); c.used.Load() != now {
+		c.used.Store(now)
+	}
 }
 
 // Role is a role with its description.

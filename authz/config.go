@@ -80,6 +80,9 @@ type Config struct {
 	// client; the least recently used go first (200000).
 	// AUTH_CACHE_MAX_USERS.
 	CacheMaxUsers int
+	// MaxClients bounds the client handles kept with their caches; the
+	// least recently used go first (10000). AUTH_MAX_CLIENTS.
+	MaxClients int
 	// RevisionCheckInterval is how often the cache compares its revisions
 	// with the store, catching changes whose notification was lost (1s).
 	// AUTH_REVISION_CHECK_INTERVAL, a Go duration.
@@ -108,6 +111,7 @@ func DefaultConfig() Config {
 		CORSOrigins:                 []string{"*"},
 		EnableAuditLogging:          true,
 		CacheMaxUsers:               200_000,
+		MaxClients:                  10_000,
 		RevisionCheckInterval:       time.Second,
 	}
 }
@@ -182,6 +186,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	boolean("AUTH_ENABLE_AUDIT_LOGGING", &c.EnableAuditLogging)
 	str("AUTH_CLIENT_KEY", &c.ClientKey)
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
+	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
 	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 10*time.Millisecond {
@@ -237,7 +242,7 @@ func (c Config) Validate() error {
 	if s := c.Samples; !s.Enabled() && (s.Username != "" || s.Password != "" || s.APIKey != "") {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
-	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.RevisionCheckInterval < 0 {
+	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.RevisionCheckInterval < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errors.Join(errs...)

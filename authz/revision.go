@@ -22,12 +22,15 @@ type revisions struct {
 }
 
 // ours claims a revision produced by our own write, inside the write's
-// transaction; withdraw gives it back when the transaction fails.
-func (r *revisions) ours(rev int64) {
+// transaction; withdraw gives it back when the transaction fails. It
+// reports true when the bookkeeping overflowed (many of our writes above a
+// gap nobody observed, as on a client that only writes while another
+// replica writes too) and was reset: the caller must flush.
+func (r *revisions) ours(rev int64) (flush bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if rev <= r.known {
-		return
+		return false
 	}
 	if r.local == nil {
 		r.local, r.claimed = map[int64]struct{}{}, map[int64]struct{}{}
@@ -35,7 +38,16 @@ func (r *revisions) ours(rev int64) {
 	r.local[rev] = struct{}{}
 	r.claimed[rev] = struct{}{}
 	r.absorb()
+	if len(r.local) > maxLocalRevisions {
+		clear(r.local)
+		r.known = rev
+		return true
+	}
+	return false
 }
+
+// maxLocalRevisions bounds the revisions kept above a gap.
+const maxLocalRevisions = 1024
 
 // committed marks a claimed revision as in the store.
 func (r *revisions) committed(rev int64) {

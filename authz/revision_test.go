@@ -75,3 +75,19 @@ func TestRevisionsClaimedNotYetCommitted(t *testing.T) {
 		t.Fatal("revision going back below a committed one did not flush")
 	}
 }
+
+// Our writes above a gap nobody observed are bounded: the bookkeeping
+// resets and asks for a flush.
+func TestRevisionsBounded(t *testing.T) {
+	var r revisions
+	flushed := false
+	for rev := int64(2); rev < 2+2*maxLocalRevisions; rev++ { // revision 1 was someone else's
+		if r.ours(rev) {
+			flushed = true
+		}
+		r.committed(rev)
+	}
+	if !flushed || len(r.local) > maxLocalRevisions {
+		t.Fatalf("flushed %v, %d revisions kept", flushed, len(r.local))
+	}
+}

@@ -55,7 +55,9 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	var nss []string
 	clients := map[string]*Client{}
 	az.clients.Range(func(_ string, c *Client) bool {
-		if only == nil || contains(only, c.scope.NS) {
+		// An empty cache has nothing to keep right; it is compared once
+		// it holds something (a mismatch then flushes, conservatively).
+		if (only == nil || contains(only, c.scope.NS)) && c.cache.len() > 0 {
 			nss = append(nss, c.scope.NS)
 			clients[c.scope.NS] = c
 		}

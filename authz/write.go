@@ -52,7 +52,9 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			// Claimed before commit, because our own NOTIFY may reach the
 			// listener before this goroutine runs again; no one else can
 			// take this revision while our transaction holds its row.
-			c.cache.revs.ours(rev)
+			if c.cache.revs.ours(rev) {
+				c.cache.flush()
+			}
 		}
 		return nil
 	})
