@@ -59,8 +59,11 @@ func isUnavailable(err error) bool {
 	if errors.As(err, &pgErr) {
 		code := pgErr.Field('C')
 		// Class 08: connection exception; 57P0x: shutdown, cannot connect
-		// now; 53300: too many connections.
-		return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57P0") || code == "53300"
+		// now; 53300: too many connections; class 28: the credentials
+		// stopped working (a rotated password); 3D000: the database is
+		// gone. All are the store being out of reach, not a bug.
+		return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57P0") || code == "53300" ||
+			strings.HasPrefix(code, "28") || code == "3D000"
 	}
 	msg := err.Error()
 	// modernc.org/sqlite reports these by message only.
@@ -86,4 +89,16 @@ func isForeignKeyViolation(err error) bool {
 		return pgErr.Field('C') == "23503"
 	}
 	return err != nil && strings.Contains(err.Error(), "FOREIGN KEY constraint failed")
+}
+
+// isDuplicateObject reports a CREATE that lost a race with another
+// replica's identical CREATE ... IF NOT EXISTS (PostgreSQL checks the
+// catalog before it locks it).
+func isDuplicateObject(err error) bool {
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		code := pgErr.Field('C')
+		return code == "42P07" || code == "42710"
+	}
+	return err != nil && strings.Contains(err.Error(), "already exists")
 }

@@ -68,16 +68,17 @@ func migrateOnce(ctx context.Context, m *migrate.Migrator) error {
 	// TABLE IF NOT EXISTS can still collide in PostgreSQL's catalog, which
 	// is the same situation as a held lock: wait and try again.
 	if err := m.Init(ctx); err != nil {
-		if isUniqueViolation(err) {
+		if isUniqueViolation(err) || isDuplicateObject(err) {
 			return errLocked
 		}
 		return err
 	}
 	if err := m.Lock(ctx); err != nil {
-		if Classify(err) != err {
-			return err
+		// Only a held lock (its row exists) is worth waiting for.
+		if isUniqueViolation(err) {
+			return errLocked
 		}
-		return errLocked
+		return err
 	}
 	defer func() {
 		// Unlock even when ctx was cancelled, or the next start would wait.

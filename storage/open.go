@@ -128,11 +128,27 @@ func openPostgres(dsn string, params map[string]any) (*bun.DB, error) {
 	if len(params) > 0 {
 		opts = append(opts, pgdriver.WithConnParams(params))
 	}
-	sqldb := sql.OpenDB(pgdriver.NewConnector(opts...))
+	connector, err := newPGConnector(opts)
+	if err != nil {
+		return nil, err
+	}
+	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxOpenConns(16)
 	sqldb.SetMaxIdleConns(16)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	return bun.NewDB(sqldb, pgdialect.New()), nil
+}
+
+// newPGConnector builds the driver's connector. pgdriver panics on a URL
+// it cannot use (an unknown sslmode, a missing certificate file); that is
+// bad configuration, reported as one error line, not a crash.
+func newPGConnector(opts []pgdriver.Option) (c *pgdriver.Connector, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("storage: the PostgreSQL URL is not usable: %v", p)
+		}
+	}()
+	return pgdriver.NewConnector(opts...), nil
 }
 
 func openSQLite(path string) (*bun.DB, error) {

@@ -61,3 +61,46 @@ func TestRBACQueries(t *testing.T) {
 		}
 	})
 }
+
+// A PostgreSQL URL the driver cannot use is an error, not a panic.
+func TestOpenBadPostgreSQLURL(t *testing.T) {
+	for _, u := range []string{
+		"postgres://x@127.0.0.1:1/db?sslmode=bogus",
+		"postgres://x@127.0.0.1:1/db?sslmode=verify-full&sslrootcert=/does/not/exist.pem",
+		"mysql://x@127.0.0.1/db",
+	} {
+		_, err := storage.Open(context.Background(), storage.Config{URL: u})
+		if err == nil {
+			t.Fatalf("Open(%q) succeeded", u)
+		}
+	}
+}
+
+// Replicas starting at once migrate one at a time and all start.
+func TestConcurrentMigrations(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		errs := make(chan error, 5)
+		for range 5 {
+			go func() {
+				db, err := storage.Open(ctx, target.Config)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer db.Close()
+				errs <- storage.Migrate(ctx, db)
+			}()
+		}
+		for range 5 {
+			if err := <-errs; err != nil {
+				t.Fatalf("a replica failed to start: %v", err)
+			}
+		}
+		db := storagetest.OpenTarget(t, target)
+		var n int
+		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 2 {
+			t.Fatalf("%d migrations recorded (%v), want each once", n, err)
+		}
+	})
+}
