@@ -6,7 +6,7 @@ import (
 )
 
 // unavailableTransport marks what means "the provider cannot be reached"
-// (a transport failure or a 5xx answer) with ErrProviderUnavailable, so
+// (a transport failure, a 5xx or a 429 answer) with ErrProviderUnavailable, so
 // that the error survives go-oidc's wrapping and login answers 503, not
 // 401.
 type unavailableTransport struct{ base http.RoundTripper }
@@ -21,7 +21,9 @@ func (t unavailableTransport) RoundTrip(r *http.Request) (*http.Response, error)
 	if err != nil {
 		return nil, unavailableError{err}
 	}
-	if resp.StatusCode >= 500 {
+	// 429: the provider is rate-limiting us; like a 5xx, nothing is wrong
+	// with the caller's tokens, so it must not read as a 401.
+	if resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests {
 		resp.Body.Close()
 		return nil, unavailableError{fmt.Errorf("%s answered %s", r.URL.Redacted(), resp.Status)}
 	}
