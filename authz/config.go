@@ -92,6 +92,10 @@ type Config struct {
 	// (Authorization: Bearer <authToken> or X-Auth-Token with X-User-Id).
 	// Set it for apps with their own authentication.
 	Resolver middleware.Resolver
+	// listenerQuiet is how long the change listener waits for traffic
+	// before it pings itself; zero means 30 s (tests shorten it).
+	listenerQuiet time.Duration
+
 	// Logger receives rolegate's logs; nil means slog.Default(). Never a
 	// secret, a key or the plaintext of an encrypted name.
 	Logger *slog.Logger

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -17,6 +18,7 @@ type tcpProxy struct {
 	mu     sync.Mutex
 	ln     net.Listener
 	conns  map[net.Conn]bool
+	frozen atomic.Bool // connections stay open but carry nothing: half-open
 }
 
 func newTCPProxy(t testing.TB, target string) *tcpProxy {
@@ -53,11 +55,34 @@ func (p *tcpProxy) pipe(c net.Conn) {
 		return
 	}
 	p.mu.Lock()
+	if p.ln == nil { // stopped while we were dialling
+		p.mu.Unlock()
+		c.Close()
+		up.Close()
+		return
+	}
 	p.conns[c], p.conns[up] = true, true
 	p.mu.Unlock()
-	go func() { io.Copy(up, c); up.Close() }()
-	io.Copy(c, up)
+	go func() { p.copy(up, c); up.Close() }()
+	p.copy(c, up)
 	c.Close()
+}
+
+// copy forwards until either side closes, dropping what passes while the
+// proxy is frozen.
+func (p *tcpProxy) copy(dst io.Writer, src io.Reader) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && !p.frozen.Load() {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // stop closes the port and every connection through it.

@@ -110,7 +110,11 @@ func (az *Authz) listen(ctx context.Context) {
 			}
 			_ = ln.Close()
 		}()
-		err := ln.Listen(ctx, storage.ChangesChannel)
+		// Bounded: a server that accepts and never answers must not hang
+		// the watcher (nor Close, which waits for it).
+		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := ln.Listen(lctx, storage.ChangesChannel)
+		cancel()
 		if err == nil {
 			backoff = 100 * time.Millisecond
 			// Whatever happened while we were not listening is unknown.
@@ -132,22 +136,47 @@ func (az *Authz) listen(ctx context.Context) {
 	}
 }
 
-// receive handles notifications until the connection fails.
+// pingPayload is the payload of the NOTIFY a quiet listener sends itself.
+const pingPayload = "ping"
+
+// receive handles notifications until the connection fails. After 30 s of
+// quiet it sends itself a NOTIFY through the pool: only a notification
+// that comes back proves the connection alive (writing LISTEN alone would
+// succeed on a half-open connection for minutes). No answer within 10 s
+// counts as a lost connection.
 func (az *Authz) receive(ctx context.Context, ln *pgdriver.Listener) error {
+	quiet := az.cfg.listenerQuiet
+	if quiet == 0 {
+		quiet = 30 * time.Second
+	}
+	pinged := false
 	for {
-		_, payload, err := ln.ReceiveTimeout(ctx, 30*time.Second)
+		timeout := quiet
+		if pinged {
+			timeout = quiet / 3
+		}
+		_, payload, err := ln.ReceiveTimeout(ctx, timeout)
 		if err != nil {
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() && ctx.Err() == nil {
-				// Quiet for a while: prove the connection still works.
-				if err := ln.Listen(ctx, storage.ChangesChannel); err != nil {
-					return err
-				}
-				continue
+			if !errors.As(err, &ne) || !ne.Timeout() || ctx.Err() != nil {
+				return err
 			}
-			return err
+			if pinged {
+				return errors.New("no answer to the listener's own ping")
+			}
+			pctx, cancel := context.WithTimeout(ctx, quiet/6)
+			_, err := az.db.ExecContext(pctx, "SELECT pg_notify(?, ?)", storage.ChangesChannel, pingPayload)
+			cancel()
+			if err != nil {
+				return err
+			}
+			pinged = true
+			continue
 		}
-		az.checkRevisions(ctx, []string{payload})
+		pinged = false // anything that arrives proves the connection
+		if payload != pingPayload {
+			az.checkRevisions(ctx, []string{payload})
+		}
 	}
 }
 
