@@ -55,7 +55,10 @@ const pingTimeout = 2 * time.Second
 //	engine.UnescapePathValues = true
 //
 // so that routes match on the encoded path and names arrive decoded: such
-// a name then reaches the naming rule and is refused with 400.
+// a name then reaches the naming rule and is refused with 400. Gin also
+// redirects a path with an extra trailing slash ("/api/role//" answers 307
+// with no envelope); set engine.RedirectTrailingSlash = false for a 404
+// envelope instead.
 //
 // Mount does not call gin.SetMode, which is global; use
 // gin.SetMode(cfg.GinMode()) in the host's main. It returns an error, and

@@ -20,6 +20,9 @@ func newEngine(az *authz.Authz) (*gin.Engine, error) {
 	r.UseRawPath = true
 	r.UnescapePathValues = true
 	r.HandleMethodNotAllowed = true
+	// An API answers a wrong path with 404, not a redirect that a client
+	// would follow with its POST body and key.
+	r.RedirectTrailingSlash = false
 
 	// rolegate: REST admin API, /ping, login and samples; envelope 404/405
 	// for unknown paths under /api.
