@@ -31,6 +31,7 @@ type Authz struct {
 	db       *bun.DB
 	log      *slog.Logger
 	cipher   *cipher.Cipher // nil when encryption is off
+	noLegacy bool           // encryption on and no plaintext names stored
 	auditKey []byte         // keys the client fingerprints in audit records
 	clients  *xsync.MapOf[string, *Client]
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
@@ -97,6 +98,13 @@ func (az *Authz) init(ctx context.Context) error {
 			return errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with")
 		}
 		az.cipher = c
+		// Rows written before encryption was on are looked up in both
+		// forms; when there are none, every lookup and write is one form.
+		legacy, err := storage.HasLegacyNames(ctx, az.db, cipher.Prefix)
+		if err != nil {
+			return fmt.Errorf("authz: %w", err)
+		}
+		az.noLegacy = !legacy
 	} else if _, encrypted, err := storage.GetSetting(ctx, az.db, "cipher_check"); err != nil {
 		return fmt.Errorf("authz: %w", err)
 	} else if encrypted {
@@ -204,7 +212,7 @@ func (az *Authz) newClient(key string) *Client {
 	if az.cipher != nil {
 		raw, _ := hex.DecodeString(ns)
 		cc := newMemoCodec(az.cipher.ForClient(raw))
-		scope.Names = cc
+		scope.Names, scope.NoLegacy = cc, az.noLegacy
 		if az.cfg.EncryptDescriptions {
 			scope.Descriptions = cc
 		}

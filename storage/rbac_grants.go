@@ -16,7 +16,7 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.Names != nil {
+	if s.legacyCheck() {
 		// A legacy plaintext grant counts as the same grant; checked in the
 		// insert itself, which saves a round trip per encrypted write.
 		res, err := db.NewRaw(`INSERT INTO rolegate_permissions (ns, role, name)
@@ -28,7 +28,7 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, ?, ?) ON CONFLICT (ns, role, name) DO NOTHING",
-		s.NS, role, name).Exec(ctx)
+		s.NS, role, s.storedName(name)).Exec(ctx)
 	return affected(res, err)
 }
 

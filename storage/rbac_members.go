@@ -12,7 +12,7 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.Names != nil {
+	if s.legacyCheck() {
 		// A legacy plaintext membership counts as the same membership.
 		res, err := db.NewRaw(`INSERT INTO rolegate_memberships (ns, user_name, role)
 			SELECT ?, ?, ? WHERE NOT EXISTS (
@@ -23,7 +23,7 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
-		s.NS, user, role).Exec(ctx)
+		s.NS, s.storedName(user), role).Exec(ctx)
 	return affected(res, err)
 }
 

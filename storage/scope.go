@@ -21,6 +21,11 @@ type Scope struct {
 	Names Codec
 	// Descriptions encrypts role descriptions; nil stores them as they are.
 	Descriptions Codec
+	// NoLegacy: with Names set, the store holds no plaintext permission or
+	// user names (HasLegacyNames said so at startup), so lookups and writes
+	// need not look for the plain form too. Leave false when unsure: it
+	// only costs speed.
+	NoLegacy bool
 }
 
 // storedName is how a permission or user name is written.
@@ -37,8 +42,15 @@ func (s Scope) nameForms(name string) []string {
 	if s.Names == nil {
 		return []string{name}
 	}
+	if s.NoLegacy {
+		return []string{s.Names.Encrypt(name)}
+	}
 	return []string{s.Names.Encrypt(name), name}
 }
+
+// legacyCheck reports whether a write must first look for the plain form
+// of the name it stores encrypted.
+func (s Scope) legacyCheck() bool { return s.Names != nil && !s.NoLegacy }
 
 func (s Scope) plainName(stored string) (string, error) {
 	if s.Names == nil {
