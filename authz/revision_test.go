@@ -56,23 +56,26 @@ func TestRevisionsWithdraw(t *testing.T) {
 	}
 }
 
-// A check that reads the store while our own write is uncommitted sees a
-// revision below the one we claimed: nothing is stale.
-func TestRevisionsClaimedNotYetCommitted(t *testing.T) {
+// A check that reads the store while our own write is uncommitted, or
+// whose read began before our latest commit, sees a revision below the one
+// we know: nothing is stale.
+func TestRevisionsOlderReadsOfOurWrites(t *testing.T) {
 	var r revisions
 	r.ours(1)
-	r.committed(1)
 	r.ours(2) // in flight
 	if r.observe(1) {
 		t.Fatal("flushed while our own write was in flight")
 	}
-	r.committed(2)
 	if r.observe(2) {
-		t.Fatal("flushed for our committed revision")
+		t.Fatal("flushed for our own revision")
 	}
-	// Below known with a gap that is not a claim: flush.
-	if !r.observe(1) {
-		t.Fatal("revision going back below a committed one did not flush")
+	if r.observe(1) {
+		t.Fatal("an older read of our own writes flushed")
+	}
+	// A foreign revision flushes; the store then going back below it
+	// flushes too.
+	if !r.observe(4) || !r.observe(3) {
+		t.Fatal("a foreign revision, then the store going back, did not flush")
 	}
 }
 
@@ -85,7 +88,6 @@ func TestRevisionsBounded(t *testing.T) {
 		if r.ours(rev) {
 			flushed = true
 		}
-		r.committed(rev)
 	}
 	if !flushed || len(r.local) > maxLocalRevisions {
 		t.Fatalf("flushed %v, %d revisions kept", flushed, len(r.local))

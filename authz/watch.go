@@ -78,6 +78,7 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	for ns, c := range clients {
 		if c.cache.revs.observe(revs[ns]) {
 			c.cache.flush()
+			az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", revs[ns])
 		}
 	}
 }

@@ -71,7 +71,6 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		return false, err
 	}
 	if changed {
-		c.cache.revs.committed(rev)
 		switch {
 		case ch.all:
 			c.cache.invalidateAll()
