@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
@@ -57,7 +58,7 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	az.clients.Range(func(_ string, c *Client) bool {
 		// An empty cache has nothing to keep right; it is compared once
 		// it holds something (a mismatch then flushes, conservatively).
-		if (only == nil || contains(only, c.scope.NS)) && c.cache.len() > 0 {
+		if (only == nil || slices.Contains(only, c.scope.NS)) && c.cache.len() > 0 {
 			nss = append(nss, c.scope.NS)
 			clients[c.scope.NS] = c
 		}
@@ -179,13 +180,4 @@ func (az *Authz) receive(ctx context.Context, ln *pgdriver.Listener) error {
 			az.checkRevisions(ctx, []string{payload})
 		}
 	}
-}
-
-func contains(v []string, s string) bool {
-	for _, x := range v {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
