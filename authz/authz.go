@@ -1,7 +1,6 @@
 package authz
 
 import (
-	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -10,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -180,27 +178,10 @@ func (az *Authz) evictClients() {
 		return
 	}
 	defer az.evicting.Unlock()
-	type aged struct {
-		key  string
-		c    *Client
-		used int64
-	}
-	var all []aged
-	az.clients.Range(func(k string, c *Client) bool {
-		if c != az.host {
-			all = append(all, aged{k, c, c.used.Load()})
-		}
-		return true
-	})
-	target := az.cfg.MaxClients * 9 / 10
-	if len(all) <= target {
-		return
-	}
-	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.used, b.used) })
-	for _, a := range all[:len(all)-target] {
-		az.clients.Delete(a.key)
-		a.c.cache.detach()
-	}
+	sweepOldest(az.clients, az.cfg.MaxClients*9/10,
+		func(c *Client) int64 { return c.used.Load() },
+		func(c *Client) bool { return c == az.host },
+		func(c *Client) { c.cache.detach() })
 }
 
 // HostClient is the client of AUTH_CLIENT_KEY, or nil when it is unset.

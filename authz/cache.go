@@ -1,7 +1,6 @@
 package authz
 
 import (
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -118,23 +117,7 @@ func (cc *clientCache) evict() {
 		return
 	}
 	defer cc.sweep.Unlock()
-	type aged struct {
-		user string
-		used uint32
-	}
-	all := make([]aged, 0, cc.users.Size())
-	cc.users.Range(func(u string, e *userEntry) bool {
-		all = append(all, aged{u, e.used.Load()})
-		return true
-	})
-	target := cc.max * 9 / 10
-	if len(all) <= target {
-		return
-	}
-	slices.SortFunc(all, func(a, b aged) int { return int(a.used) - int(b.used) })
-	for _, a := range all[:len(all)-target] {
-		cc.users.Delete(a.user)
-	}
+	sweepOldest(cc.users, cc.max*9/10, func(e *userEntry) int64 { return int64(e.used.Load()) }, nil, nil)
 	cc.clock.Add(1)
 }
 
