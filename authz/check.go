@@ -31,12 +31,8 @@ func (c *Client) InternUser(user string) *string {
 // the store cannot be reached and nothing fresh is cached, the error wraps
 // ErrUnavailable: callers must refuse.
 func (c *Client) UserHasPermission(ctx context.Context, user, permission string) (bool, error) {
-	if e := c.cache.lookup(user); e != nil {
-		_, ok := e.perms[permission]
-		return ok, nil
-	}
-	e, err := c.load(ctx, user)
-	if e == nil || err != nil {
+	e, err := c.entry(ctx, user)
+	if e == nil {
 		return false, err
 	}
 	_, ok := e.perms[permission]
@@ -46,16 +42,21 @@ func (c *Client) UserHasPermission(ctx context.Context, user, permission string)
 // UserHasRole reports whether the user is a member of the role, from the
 // same cache as UserHasPermission.
 func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, error) {
-	if e := c.cache.lookup(user); e != nil {
-		_, ok := e.roles[role]
-		return ok, nil
-	}
-	e, err := c.load(ctx, user)
-	if e == nil || err != nil {
+	e, err := c.entry(ctx, user)
+	if e == nil {
 		return false, err
 	}
 	_, ok := e.roles[role]
 	return ok, nil
+}
+
+// entry is the user's cache entry: the cached one when fresh, else read
+// from the store; nil (with a nil error) for a name that cannot exist.
+func (c *Client) entry(ctx context.Context, user string) (*userEntry, error) {
+	if e := c.cache.lookup(user); e != nil {
+		return e, nil
+	}
+	return c.load(ctx, user)
 }
 
 // load is the miss path: validation lives here, not on the hit path, and
@@ -66,7 +67,7 @@ func (c *Client) load(ctx context.Context, user string) (*userEntry, error) {
 		return nil, ErrClosed
 	}
 	if !ValidName(user) {
-		return nil, nil
+		return nil, nil // not found, and not cached: junk cannot fill memory
 	}
 	t := c.cache.ticket()
 	roles, perms, err := storage.UserGrants(ctx, c.az.db, c.scope, user)
