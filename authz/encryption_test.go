@@ -245,50 +245,34 @@ func TestEncryptLookups(t *testing.T) {
 			}
 		}
 
-		yes := func(name string, got bool, err error, want bool) {
-			t.Helper()
-			if err != nil || got != want {
-				t.Fatalf("%s = %v, %v; want %v", name, got, err, want)
-			}
-		}
-		list := func(name string, got []string, err error, want ...string) {
-			t.Helper()
-			if want == nil {
-				want = []string{}
-			}
-			if err != nil || got == nil || !slices.Equal(got, want) {
-				t.Fatalf("%s = %#v, %v; want %#v", name, got, err, want)
-			}
-		}
-
 		ok, err := c.HasMembership(ctx, secretUser, "editor")
-		yes("has_membership", ok, err, true)
+		assertBool(t, "has_membership", ok, err, true)
 		ok, err = c.HasMembership(ctx, secretUser2, "editor")
-		yes("has_membership after del", ok, err, false)
+		assertBool(t, "has_membership after del", ok, err, false)
 		ok, err = c.HasPermission(ctx, "editor", secretPerm)
-		yes("has_permission", ok, err, true)
+		assertBool(t, "has_permission", ok, err, true)
 		ok, err = c.HasPermission(ctx, "viewer", secretGone)
-		yes("has_permission revoked", ok, err, false)
+		assertBool(t, "has_permission revoked", ok, err, false)
 		ok, err = c.UserHasPermission(ctx, secretUser2, secretPerm2)
-		yes("user_has_permission", ok, err, true)
+		assertBool(t, "user_has_permission", ok, err, true)
 		c.cache.users.Delete(secretUser2)
 		ok, err = c.UserHasPermission(ctx, secretUser2, secretPerm)
-		yes("user_has_permission denied", ok, err, false)
+		assertBool(t, "user_has_permission denied", ok, err, false)
 		ok, err = c.UserHasRole(ctx, secretUser, "editor")
-		yes("user_has_role", ok, err, true)
+		assertBool(t, "user_has_role", ok, err, true)
 
 		perms, err := c.GetUserPermissions(ctx, secretUser)
-		list("get_user_permissions", perms, err, secretPerm)
+		assertList(t, "get_user_permissions", perms, err, secretPerm)
 		roles, err := c.GetUserRoles(ctx, secretUser2)
-		list("get_user_roles", roles, err, "viewer")
+		assertList(t, "get_user_roles", roles, err, "viewer")
 		members, err := c.GetRoleMembers(ctx, "editor")
-		list("get_role_members", members, err, secretUser)
+		assertList(t, "get_role_members", members, err, secretUser)
 		perms, err = c.GetPermissions(ctx, "viewer")
-		list("get_permissions", perms, err, secretPerm2)
+		assertList(t, "get_permissions", perms, err, secretPerm2)
 		users, err := c.WhichUsersCan(ctx, secretPerm)
-		list("which_users_can", users, err, secretUser)
+		assertList(t, "which_users_can", users, err, secretUser)
 		rs, err := c.WhichRolesCan(ctx, secretPerm2)
-		list("which_roles_can", rs, err, "viewer")
+		assertList(t, "which_roles_can", rs, err, "viewer")
 		all, err := c.Roles(ctx)
 		if err != nil || !slices.Equal(all, []Role{{"editor", secretDesc}, {"viewer", secretDesc2}}) {
 			t.Fatalf("roles = %#v, %v", all, err)
@@ -306,32 +290,32 @@ func TestEncryptLookups(t *testing.T) {
 			}
 		}
 		members, err = c.GetRoleMembers(ctx, "editor")
-		list("get_role_members, several", members, err, "adam", secretUser, "mia", "zoe")
+		assertList(t, "get_role_members, several", members, err, "adam", secretUser, "mia", "zoe")
 		perms, err = c.GetPermissions(ctx, "editor")
-		list("get_permissions, several", perms, err, "aa-first", secretPerm, "zz-last")
+		assertList(t, "get_permissions, several", perms, err, "aa-first", secretPerm, "zz-last")
 		users, err = c.WhichUsersCan(ctx, "aa-first")
-		list("which_users_can, several", users, err, "adam", secretUser, "mia", "zoe")
+		assertList(t, "which_users_can, several", users, err, "adam", secretUser, "mia", "zoe")
 
 		// Deletes find the encrypted rows.
 		deleted, err := c.DelPermission(ctx, "editor", secretPerm)
-		yes("del_permission", deleted, err, true)
+		assertBool(t, "del_permission", deleted, err, true)
 		deleted, err = c.DelPermission(ctx, "editor", secretPerm)
-		yes("del_permission again", deleted, err, false)
+		assertBool(t, "del_permission again", deleted, err, false)
 		ok, err = c.UserHasPermission(ctx, secretUser, secretPerm)
-		yes("user_has_permission after del_permission", ok, err, false)
+		assertBool(t, "user_has_permission after del_permission", ok, err, false)
 		deleted, err = c.DelMembership(ctx, secretUser, "editor")
-		yes("del_membership", deleted, err, true)
+		assertBool(t, "del_membership", deleted, err, true)
 		roles, err = c.GetUserRoles(ctx, secretUser)
-		list("get_user_roles after del_membership", roles, err)
+		assertList(t, "get_user_roles after del_membership", roles, err)
 		if n := len(rawStrings(t, az, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role = 'editor'`, c.scope.NS)); n != 2 {
 			t.Fatalf("%d grants left on editor; want 2", n)
 		}
 		deleted, err = c.DelRole(ctx, "viewer")
-		yes("del_role", deleted, err, true)
+		assertBool(t, "del_role", deleted, err, true)
 		users, err = c.WhichUsersCan(ctx, secretPerm2)
-		list("which_users_can after del_role", users, err)
+		assertList(t, "which_users_can after del_role", users, err)
 		roles, err = c.GetUserRoles(ctx, secretUser2)
-		list("get_user_roles after del_role", roles, err)
+		assertList(t, "get_user_roles after del_role", roles, err)
 		if n := countRows(t, az, c, "rolegate_memberships"); n != 3 {
 			t.Fatalf("%d memberships left; want 3 (adam, mia, zoe)", n)
 		}
@@ -369,29 +353,14 @@ func TestEncryptMixedLegacyRows(t *testing.T) {
 		// Phase 2: the same database, encryption on.
 		az := openTarget(t, target, encrypted(testPassphrase))
 		c := mustClient(t, az, key)
-		yes := func(name string, got bool, err error, want bool) {
-			t.Helper()
-			if err != nil || got != want {
-				t.Fatalf("%s = %v, %v; want %v", name, got, err, want)
-			}
-		}
-		list := func(name string, got []string, err error, want ...string) {
-			t.Helper()
-			if want == nil {
-				want = []string{}
-			}
-			if err != nil || got == nil || !slices.Equal(got, want) || !slices.IsSorted(got) {
-				t.Fatalf("%s = %#v, %v; want %#v", name, got, err, want)
-			}
-		}
 
 		// Legacy rows read as they are.
 		ok, err := c.HasPermission(ctx, "editor", "perm-a")
-		yes("has_permission legacy", ok, err, true)
+		assertBool(t, "has_permission legacy", ok, err, true)
 		ok, err = c.HasMembership(ctx, "alice", "editor")
-		yes("has_membership legacy", ok, err, true)
+		assertBool(t, "has_membership legacy", ok, err, true)
 		ok, err = c.UserHasPermission(ctx, "alice", "perm-a")
-		yes("user_has_permission legacy", ok, err, true)
+		assertBool(t, "user_has_permission legacy", ok, err, true)
 		all, err := c.Roles(ctx)
 		if err != nil || !slices.Equal(all, []Role{{"editor", "legacy editors"}, {"viewer", ""}}) {
 			t.Fatalf("roles with a legacy description = %#v, %v", all, err)
@@ -399,9 +368,9 @@ func TestEncryptMixedLegacyRows(t *testing.T) {
 
 		// Adding what exists in plain: existed, no encrypted twin.
 		created, err := c.AddPermission(ctx, "editor", "perm-a")
-		yes("add_permission existing in plain", created, err, false)
+		assertBool(t, "add_permission existing in plain", created, err, false)
 		created, err = c.AddMembership(ctx, "alice", "editor")
-		yes("add_membership existing in plain", created, err, false)
+		assertBool(t, "add_membership existing in plain", created, err, false)
 		if got := rawStrings(t, az, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role = 'editor'`, c.scope.NS); !slices.Equal(got, []string{"perm-a"}) {
 			t.Fatalf("editor's stored grants = %q; want the legacy row alone", got)
 		}
@@ -422,7 +391,7 @@ func TestEncryptMixedLegacyRows(t *testing.T) {
 			} else {
 				created, err = c.AddMembership(ctx, w[2], w[1])
 			}
-			yes("encrypted "+w[0]+" "+w[1]+" "+w[2], created, err, true)
+			assertBool(t, "encrypted "+w[0]+" "+w[1]+" "+w[2], created, err, true)
 		}
 		stored := rawStrings(t, az, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role = 'viewer'`, c.scope.NS)
 		want := []string{c.scope.AuditName("perm-0"), c.scope.AuditName("perm-a"), "perm-b"}
@@ -434,22 +403,22 @@ func TestEncryptMixedLegacyRows(t *testing.T) {
 
 		// Lookups find both forms; lists are plain, deduplicated, sorted.
 		rs, err := c.WhichRolesCan(ctx, "perm-a") // plain in editor, encrypted in viewer
-		list("which_roles_can", rs, err, "editor", "viewer")
+		assertList(t, "which_roles_can", rs, err, "editor", "viewer")
 		users, err := c.WhichUsersCan(ctx, "perm-a") // alice twice (plain and encrypted), bob, carol
-		list("which_users_can", users, err, "alice", "bob", "carol")
+		assertList(t, "which_users_can", users, err, "alice", "bob", "carol")
 		perms, err := c.GetUserPermissions(ctx, "alice") // perm-a through both roles
-		list("get_user_permissions", perms, err, "perm-0", "perm-a", "perm-b", "perm-c")
+		assertList(t, "get_user_permissions", perms, err, "perm-0", "perm-a", "perm-b", "perm-c")
 		roles, err := c.GetUserRoles(ctx, "alice")
-		list("get_user_roles", roles, err, "editor", "viewer")
+		assertList(t, "get_user_roles", roles, err, "editor", "viewer")
 		roles, err = c.GetUserRoles(ctx, "bob") // plain in viewer, encrypted in editor
-		list("get_user_roles bob", roles, err, "editor", "viewer")
+		assertList(t, "get_user_roles bob", roles, err, "editor", "viewer")
 		members, err := c.GetRoleMembers(ctx, "editor")
-		list("get_role_members", members, err, "alice", "bob", "carol")
+		assertList(t, "get_role_members", members, err, "alice", "bob", "carol")
 		perms, err = c.GetPermissions(ctx, "viewer")
-		list("get_permissions", perms, err, "perm-0", "perm-a", "perm-b")
+		assertList(t, "get_permissions", perms, err, "perm-0", "perm-a", "perm-b")
 		c.cache.users.Delete("bob")
 		ok, err = c.UserHasPermission(ctx, "bob", "perm-c")
-		yes("user_has_permission through an encrypted membership", ok, err, true)
+		assertBool(t, "user_has_permission through an encrypted membership", ok, err, true)
 
 		// A legacy row and its encrypted twin in the same role (as a
 		// replica still running without encryption could write): one name.
@@ -462,31 +431,31 @@ func TestEncryptMixedLegacyRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		perms, err = c.GetPermissions(ctx, "editor")
-		list("get_permissions with twins", perms, err, "perm-a", "perm-c")
+		assertList(t, "get_permissions with twins", perms, err, "perm-a", "perm-c")
 		members, err = c.GetRoleMembers(ctx, "viewer")
-		list("get_role_members with twins", members, err, "alice", "bob")
+		assertList(t, "get_role_members with twins", members, err, "alice", "bob")
 		users, err = c.WhichUsersCan(ctx, "perm-b")
-		list("which_users_can with twins", users, err, "alice", "bob")
+		assertList(t, "which_users_can with twins", users, err, "alice", "bob")
 
 		// Deleting removes the legacy row (and its twin).
 		deleted, err := c.DelPermission(ctx, "editor", "perm-a")
-		yes("del_permission", deleted, err, true)
+		assertBool(t, "del_permission", deleted, err, true)
 		if got := rawStrings(t, az, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role = 'editor'`, c.scope.NS); len(got) != 1 || !cipher.IsEncrypted(got[0]) {
 			t.Fatalf("editor's stored grants after del_permission = %q; want only perm-c, encrypted", got)
 		}
 		deleted, err = c.DelMembership(ctx, "bob", "viewer")
-		yes("del_membership", deleted, err, true)
+		assertBool(t, "del_membership", deleted, err, true)
 		deleted, err = c.DelMembership(ctx, "alice", "editor")
-		yes("del_membership legacy", deleted, err, true)
+		assertBool(t, "del_membership legacy", deleted, err, true)
 		if got := rawStrings(t, az, `SELECT user_name FROM rolegate_memberships WHERE ns = ? AND user_name IN ('alice', 'bob')`, c.scope.NS); len(got) != 0 {
 			t.Fatalf("legacy memberships left: %q", got)
 		}
 		rs, err = c.WhichRolesCan(ctx, "perm-a")
-		list("which_roles_can after del", rs, err, "viewer")
+		assertList(t, "which_roles_can after del", rs, err, "viewer")
 		ok, err = c.UserHasPermission(ctx, "bob", "perm-b")
-		yes("user_has_permission after del_membership", ok, err, false)
+		assertBool(t, "user_has_permission after del_membership", ok, err, false)
 		deleted, err = c.DelRole(ctx, "viewer")
-		yes("del_role with mixed rows", deleted, err, true)
+		assertBool(t, "del_role with mixed rows", deleted, err, true)
 		if n := countRows(t, az, c, "rolegate_permissions"); n != 1 {
 			t.Fatalf("%d grants left; want 1 (editor perm-c)", n)
 		}

@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -65,4 +66,24 @@ func countRows(t testing.TB, az *Authz, c *Client, table string) int {
 		t.Fatalf("count %s: %v", table, err)
 	}
 	return n
+}
+
+// assertBool fails the test unless a boolean result is want without error.
+func assertBool(t testing.TB, name string, got bool, err error, want bool) {
+	t.Helper()
+	if err != nil || got != want {
+		t.Fatalf("%s = %v, %v; want %v", name, got, err, want)
+	}
+}
+
+// assertList fails the test unless a list result is exactly want (never
+// nil: an empty list is [] in JSON), sorted, without error.
+func assertList(t testing.TB, name string, got []string, err error, want ...string) {
+	t.Helper()
+	if want == nil {
+		want = []string{}
+	}
+	if err != nil || got == nil || !slices.Equal(got, want) || !slices.IsSorted(got) {
+		t.Fatalf("%s = %#v, %v; want %#v", name, got, err, want)
+	}
 }

@@ -13,30 +13,15 @@ func TestLibraryOperations(t *testing.T) {
 	forEachStore(t, func(t *testing.T, az *Authz) {
 		ctx := context.Background()
 		c := mustClient(t, az, newKey())
-		step := func(name string, got bool, err error, want bool) {
-			t.Helper()
-			if err != nil || got != want {
-				t.Fatalf("%s = %v, %v; want %v", name, got, err, want)
-			}
-		}
-		list := func(name string, got []string, err error, want ...string) {
-			t.Helper()
-			if want == nil {
-				want = []string{}
-			}
-			if err != nil || !slices.Equal(got, want) || got == nil {
-				t.Fatalf("%s = %#v, %v; want %#v", name, got, err, want)
-			}
-		}
 
 		created, err := c.AddRole(ctx, "cook", "Cooks")
-		step("AddRole cook", created, err, true)
+		assertBool(t, "AddRole cook", created, err, true)
 		created, err = c.AddRole(ctx, "cook", "changed")
-		step("AddRole cook again", created, err, false)
+		assertBool(t, "AddRole cook again", created, err, false)
 		created, err = c.AddRole(ctx, "dancer", "")
-		step("AddRole dancer", created, err, true)
+		assertBool(t, "AddRole dancer", created, err, true)
 		created, err = c.AddRole(ctx, "everyone", "All of us")
-		step("AddRole everyone", created, err, true)
+		assertBool(t, "AddRole everyone", created, err, true)
 
 		roles, err := c.Roles(ctx)
 		if err != nil || !slices.Equal(roles, []Role{{"cook", "Cooks"}, {"dancer", ""}, {"everyone", "All of us"}}) {
@@ -45,61 +30,61 @@ func TestLibraryOperations(t *testing.T) {
 
 		for _, g := range [][2]string{{"cook", "cook"}, {"dancer", "dance"}, {"everyone", "laugh"}, {"cook", "laugh"}} {
 			created, err = c.AddPermission(ctx, g[0], g[1])
-			step("AddPermission "+g[0]+" "+g[1], created, err, true)
+			assertBool(t, "AddPermission "+g[0]+" "+g[1], created, err, true)
 		}
 		created, err = c.AddPermission(ctx, "cook", "cook")
-		step("AddPermission again", created, err, false)
+		assertBool(t, "AddPermission again", created, err, false)
 		for _, m := range [][2]string{{"sara", "cook"}, {"jack", "dancer"}, {"sara", "everyone"}, {"jack", "everyone"}} {
 			created, err = c.AddMembership(ctx, m[0], m[1])
-			step("AddMembership "+m[0]+" "+m[1], created, err, true)
+			assertBool(t, "AddMembership "+m[0]+" "+m[1], created, err, true)
 		}
 		created, err = c.AddMembership(ctx, "sara", "cook")
-		step("AddMembership again", created, err, false)
+		assertBool(t, "AddMembership again", created, err, false)
 
 		ok, err := c.HasMembership(ctx, "sara", "cook")
-		step("HasMembership sara cook", ok, err, true)
+		assertBool(t, "HasMembership sara cook", ok, err, true)
 		ok, err = c.HasMembership(ctx, "jack", "cook")
-		step("HasMembership jack cook", ok, err, false)
+		assertBool(t, "HasMembership jack cook", ok, err, false)
 		ok, err = c.HasPermission(ctx, "cook", "laugh")
-		step("HasPermission cook laugh", ok, err, true)
+		assertBool(t, "HasPermission cook laugh", ok, err, true)
 		ok, err = c.HasPermission(ctx, "dancer", "cook")
-		step("HasPermission dancer cook", ok, err, false)
+		assertBool(t, "HasPermission dancer cook", ok, err, false)
 		ok, err = c.UserHasPermission(ctx, "sara", "cook")
-		step("UserHasPermission sara cook", ok, err, true)
+		assertBool(t, "UserHasPermission sara cook", ok, err, true)
 		ok, err = c.UserHasPermission(ctx, "jack", "cook")
-		step("UserHasPermission jack cook", ok, err, false)
+		assertBool(t, "UserHasPermission jack cook", ok, err, false)
 		ok, err = c.UserHasPermission(ctx, "jack", "dance")
-		step("UserHasPermission jack dance", ok, err, true)
+		assertBool(t, "UserHasPermission jack dance", ok, err, true)
 		ok, err = c.UserHasRole(ctx, "jack", "dancer")
-		step("UserHasRole jack dancer", ok, err, true)
+		assertBool(t, "UserHasRole jack dancer", ok, err, true)
 
 		perms, err := c.GetUserPermissions(ctx, "sara")
-		list("GetUserPermissions sara (laugh twice, deduplicated)", perms, err, "cook", "laugh")
+		assertList(t, "GetUserPermissions sara (laugh twice, deduplicated)", perms, err, "cook", "laugh")
 		urs, err := c.GetUserRoles(ctx, "jack")
-		list("GetUserRoles jack", urs, err, "dancer", "everyone")
+		assertList(t, "GetUserRoles jack", urs, err, "dancer", "everyone")
 		members, err := c.GetRoleMembers(ctx, "everyone")
-		list("GetRoleMembers everyone", members, err, "jack", "sara")
+		assertList(t, "GetRoleMembers everyone", members, err, "jack", "sara")
 		rp, err := c.GetPermissions(ctx, "cook")
-		list("GetPermissions cook", rp, err, "cook", "laugh")
+		assertList(t, "GetPermissions cook", rp, err, "cook", "laugh")
 		who, err := c.WhichUsersCan(ctx, "laugh")
-		list("WhichUsersCan laugh", who, err, "jack", "sara")
+		assertList(t, "WhichUsersCan laugh", who, err, "jack", "sara")
 		wr, err := c.WhichRolesCan(ctx, "laugh")
-		list("WhichRolesCan laugh", wr, err, "cook", "everyone")
+		assertList(t, "WhichRolesCan laugh", wr, err, "cook", "everyone")
 		nobody, err := c.WhichUsersCan(ctx, "fly")
-		list("WhichUsersCan fly", nobody, err)
+		assertList(t, "WhichUsersCan fly", nobody, err)
 		none, err := c.GetUserRoles(ctx, "stranger")
-		list("GetUserRoles stranger", none, err)
+		assertList(t, "GetUserRoles stranger", none, err)
 
 		deleted, err := c.DelPermission(ctx, "cook", "laugh")
-		step("DelPermission", deleted, err, true)
+		assertBool(t, "DelPermission", deleted, err, true)
 		deleted, err = c.DelPermission(ctx, "cook", "laugh")
-		step("DelPermission absent", deleted, err, false)
+		assertBool(t, "DelPermission absent", deleted, err, false)
 		deleted, err = c.DelMembership(ctx, "jack", "dancer")
-		step("DelMembership", deleted, err, true)
+		assertBool(t, "DelMembership", deleted, err, true)
 		deleted, err = c.DelMembership(ctx, "jack", "dancer")
-		step("DelMembership absent", deleted, err, false)
+		assertBool(t, "DelMembership absent", deleted, err, false)
 		deleted, err = c.DelRole(ctx, "ghost")
-		step("DelRole absent", deleted, err, false)
+		assertBool(t, "DelRole absent", deleted, err, false)
 
 		if _, err := c.GetRoleMembers(ctx, "ghost"); !errors.Is(err, ErrRoleNotFound) {
 			t.Fatalf("GetRoleMembers ghost: %v, want ErrRoleNotFound", err)
