@@ -18,7 +18,12 @@ type revisions struct {
 	// mine: our recent revisions (at most maxMine), so that a read of the
 	// store older than our latest writes, which shows a revision below
 	// known, is recognised as nothing new rather than a store gone back.
-	mine map[int64]struct{}
+	// Each maps to its claim's sequence number; recent holds the last
+	// maxMine claims in order (a ring once full), so forgetting the oldest
+	// costs O(1) per write rather than a sweep of the map.
+	mine   map[int64]uint64
+	recent []int64
+	claims uint64 // claims so far: the next claim's sequence number
 }
 
 // maxLocalRevisions bounds the revisions kept above a gap; maxMine the
@@ -37,16 +42,9 @@ func (r *revisions) ours(rev int64) (flush bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.local == nil {
-		r.local, r.mine = map[int64]struct{}{}, map[int64]struct{}{}
+		r.local, r.mine = map[int64]struct{}{}, map[int64]uint64{}
 	}
-	r.mine[rev] = struct{}{}
-	if len(r.mine) > maxMine {
-		for k := range r.mine {
-			if k < rev-maxMine {
-				delete(r.mine, k)
-			}
-		}
-	}
+	r.remember(rev)
 	if rev <= r.known {
 		return false
 	}
@@ -58,6 +56,24 @@ func (r *revisions) ours(rev int64) (flush bool) {
 		return true
 	}
 	return false
+}
+
+// remember records rev as one of our recent revisions, forgetting the
+// oldest once maxMine are kept. A revision withdrawn and claimed again
+// appears twice in recent; only its latest claim's slot removes it.
+func (r *revisions) remember(rev int64) {
+	seq := r.claims
+	r.claims++
+	if len(r.recent) < maxMine {
+		r.recent = append(r.recent, rev)
+	} else {
+		slot := seq % maxMine
+		if old := r.recent[slot]; r.mine[old] == seq-maxMine {
+			delete(r.mine, old)
+		}
+		r.recent[slot] = rev
+	}
+	r.mine[rev] = seq
 }
 
 // withdraw forgets a claimed revision whose transaction did not commit.

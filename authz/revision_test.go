@@ -93,3 +93,58 @@ func TestRevisionsBounded(t *testing.T) {
 		t.Fatalf("flushed %v, %d revisions kept", flushed, len(r.local))
 	}
 }
+
+// Our recent revisions are remembered in a bounded window: the latest
+// maxMine, older ones forgotten, a withdrawn one forgotten at once.
+func TestRevisionsMineWindow(t *testing.T) {
+	var r revisions
+	const last = 3 * maxMine
+	for rev := int64(1); rev <= last; rev++ {
+		r.ours(rev)
+	}
+	if len(r.mine) != maxMine || len(r.recent) != maxMine {
+		t.Fatalf("kept %d revisions (%d slots), want %d", len(r.mine), len(r.recent), maxMine)
+	}
+	if !r.allMine(last - maxMine) {
+		t.Fatal("the latest maxMine revisions are not all remembered as ours")
+	}
+	if r.allMine(last - maxMine - 1) {
+		t.Fatal("a revision older than the window is still remembered")
+	}
+	// A read of the store from before our last maxMine writes cannot be
+	// explained by them: it flushes.
+	if !r.observe(last - maxMine - 1) {
+		t.Fatal("a read older than the window did not flush")
+	}
+
+	// Withdrawn, then claimed again: the first claim's slot, when it is
+	// reused, must not make us forget the second.
+	var w revisions
+	w.ours(1)
+	w.ours(2)
+	w.withdraw(2)
+	w.ours(2)
+	for rev := int64(3); rev < maxMine+2; rev++ {
+		w.ours(rev)
+	}
+	// Slot of the first claim of 2 (sequence 1) has now been reused.
+	if _, ok := w.mine[2]; !ok {
+		t.Fatal("revision 2, claimed again, forgotten when its withdrawn claim's slot was reused")
+	}
+}
+
+// ours is on every write's path: it must cost the same after many writes
+// as after a few.
+func BenchmarkRevisionsOurs(b *testing.B) {
+	var r revisions
+	rev := int64(0)
+	for range 2 * maxMine {
+		rev++
+		r.ours(rev)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rev++
+		r.ours(rev)
+	}
+}
