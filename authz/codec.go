@@ -32,8 +32,11 @@ func (m *memoCodec) Encrypt(plain string) string {
 		return v
 	}
 	v := m.c.Encrypt(plain)
+	// Not remembered for Decrypt as well: most encryptions are of user
+	// names being looked up, which are rarely read back, and they would
+	// crowd out of the decryption memo the permission names every cold
+	// check decrypts.
 	remember(m.enc, plain, v)
-	remember(m.dec, v, plain)
 	return v
 }
 
