@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -32,8 +33,14 @@ func AddMigration(name, comment string, up, down func(ctx context.Context, db *b
 }
 
 // Migrate brings the schema up to date. Several replicas may call it at
-// once: the migrator's lock lets one of them work while the others wait
-// (polling with jitter) until it is done or ctx ends.
+// once: one of them works while the others wait (polling with jitter)
+// until it is done or ctx ends.
+//
+// On PostgreSQL the lock is a session advisory lock, not the migrator's
+// lock row: PostgreSQL releases it when the session ends, so a replica
+// that crashes while migrating does not leave the others locked out. On
+// SQLite (one machine, usually one process) the migrator's lock row is
+// kept.
 func Migrate(ctx context.Context, db *bun.DB) error {
 	m := migrate.NewMigrator(db, migrations,
 		migrate.WithTableName(migrationsTable),
@@ -42,13 +49,21 @@ func Migrate(ctx context.Context, db *bun.DB) error {
 	)
 	deadline := time.Now().Add(60 * time.Second)
 	for attempt := 0; ; attempt++ {
-		err := migrateOnce(ctx, m)
+		var err error
+		if IsPostgres(db) {
+			err = migratePostgres(ctx, db, m)
+		} else {
+			err = migrateOnce(ctx, m)
+		}
 		if err == nil {
 			return nil
 		}
 		if !errors.Is(err, errLocked) || time.Now().After(deadline) {
+			if errors.Is(err, errLocked) && IsPostgres(db) {
+				return errors.New("storage: migrations stayed locked for a minute: another replica is still migrating this database (a PostgreSQL advisory lock, released when that replica's session ends)")
+			}
 			if errors.Is(err, errLocked) {
-				return fmt.Errorf("storage: migrations stayed locked for a minute; if no other replica is migrating, a crashed one left the lock: delete the row in %s", migrationLocksTable)
+				return fmt.Errorf("storage: migrations stayed locked for a minute; if no other process is migrating, a crashed one left the lock: delete the row in %s", migrationLocksTable)
 			}
 			return fmt.Errorf("storage: migrate: %w", Classify(err))
 		}
@@ -87,5 +102,44 @@ func migrateOnce(ctx context.Context, m *migrate.Migrator) error {
 		_ = m.Unlock(uctx)
 	}()
 	_, err := m.Migrate(ctx)
+	return err
+}
+
+// migrationLockKey names the advisory lock: one per schema, so that
+// rolegate stores in different schemas of one database do not wait for
+// each other. A hash collision with another application's lock only makes
+// one wait for the other.
+const migrationLockKey = "hashtext(current_schema() || '.rolegate_migrations')"
+
+// migratePostgres migrates while holding the advisory lock on a connection
+// of its own; errLocked when another session holds it.
+func migratePostgres(ctx context.Context, db *bun.DB, m *migrate.Migrator) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	var locked bool
+	if err := conn.NewRaw("SELECT pg_try_advisory_lock("+migrationLockKey+")").Scan(ctx, &locked); err != nil {
+		conn.Close()
+		return err
+	}
+	if !locked {
+		conn.Close()
+		return errLocked
+	}
+	defer func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if _, err := conn.ExecContext(uctx, "SELECT pg_advisory_unlock("+migrationLockKey+")"); err != nil {
+			// The lock may still be held: never hand this session back to
+			// the pool; closing it ends the session, which releases it.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		conn.Close()
+	}()
+	if err := m.Init(ctx); err != nil {
+		return err
+	}
+	_, err = m.Migrate(ctx)
 	return err
 }

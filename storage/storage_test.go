@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -103,4 +104,68 @@ func TestConcurrentMigrations(t *testing.T) {
 			t.Fatalf("%d migrations recorded (%v), want each once", n, err)
 		}
 	})
+}
+
+// A replica that crashes while migrating PostgreSQL leaves no lock behind:
+// its session ends, PostgreSQL releases the advisory lock, and the next
+// replica migrates at once. A lock row left by the migrator's own lock
+// table (as an older start might have) does not block it either.
+func TestMigrationLockDiesWithItsHolder(t *testing.T) {
+	target := storagetest.PostgreSQL(t)
+	ctx := context.Background()
+
+	crashed, err := storage.Open(ctx, target.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer crashed.Close()
+	conn, err := crashed.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock("+storage.MigrationLockKey+")"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE rolegate_migration_locks (id BIGSERIAL PRIMARY KEY, table_name VARCHAR UNIQUE)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO rolegate_migration_locks (table_name) VALUES ('rolegate_migrations')"); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := storage.Open(ctx, target.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	done := make(chan error, 1)
+	go func() { done <- storage.Migrate(ctx, db) }()
+	select {
+	case err := <-done:
+		t.Fatalf("Migrate finished (%v) while another session held the lock", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+
+	// The holder's session dies without unlocking.
+	var pid int
+	if err := conn.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "SELECT pg_terminate_backend(?)", pid); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Migrate after the holder died: %v", err)
+		}
+		t.Logf("migrated %v after the holder's session ended", time.Since(start).Round(time.Millisecond))
+	case <-time.After(10 * time.Second):
+		t.Fatal("Migrate still waiting 10 s after the lock holder's session ended")
+	}
+	var n int
+	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 2 {
+		t.Fatalf("%d migrations recorded (%v), want 2", n, err)
+	}
 }
