@@ -37,6 +37,7 @@ type Authz struct {
 	resolver middleware.Resolver
 	mount    restMountState // where Mount put the routes, for the 404/405 handlers
 	evicting sync.Mutex     // one sweep of client handles at a time
+	refusals *refusalBudget // how many refusals the audit log may take
 
 	closed atomic.Bool
 	stop   context.CancelFunc
@@ -60,6 +61,9 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	if cfg.RevisionCheckInterval == 0 {
 		cfg.RevisionCheckInterval = DefaultConfig().RevisionCheckInterval
 	}
+	if cfg.AuditRefusalsPerSecond == 0 {
+		cfg.AuditRefusalsPerSecond = DefaultConfig().AuditRefusalsPerSecond
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
@@ -68,7 +72,8 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	if err != nil {
 		return nil, fmt.Errorf("authz: %w", err)
 	}
-	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client]()}
+	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client](),
+		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond)}
 	if err := az.init(ctx); err != nil {
 		db.Close()
 		return nil, err

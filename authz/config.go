@@ -65,6 +65,11 @@ type Config struct {
 	// EnableAuditLogging records every change and refusal (true).
 	// AUTH_ENABLE_AUDIT_LOGGING.
 	EnableAuditLogging bool
+	// AuditRefusalsPerSecond bounds the refused requests recorded in the
+	// audit log per second (bursts of twice that); the excess is counted
+	// in the next record. Changes are always recorded. 0 means the
+	// default (50). AUTH_AUDIT_REFUSALS_PER_SECOND.
+	AuditRefusalsPerSecond int
 
 	// ClientKey is the host app's own client key: guards check under it,
 	// and a login's me.roles come from it. AUTH_CLIENT_KEY.
@@ -114,6 +119,7 @@ func DefaultConfig() Config {
 		AllowCORS:                   true,
 		CORSOrigins:                 []string{"*"},
 		EnableAuditLogging:          true,
+		AuditRefusalsPerSecond:      50,
 		CacheMaxUsers:               200_000,
 		MaxClients:                  10_000,
 		RevisionCheckInterval:       time.Second,
@@ -188,6 +194,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 		c.CORSOrigins = splitList(v)
 	}
 	boolean("AUTH_ENABLE_AUDIT_LOGGING", &c.EnableAuditLogging)
+	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
 	str("AUTH_CLIENT_KEY", &c.ClientKey)
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
 	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
@@ -246,7 +253,7 @@ func (c Config) Validate() error {
 	if s := c.Samples; !s.Enabled() && (s.Username != "" || s.Password != "" || s.APIKey != "") {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
-	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.RevisionCheckInterval < 0 {
+	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errors.Join(errs...)

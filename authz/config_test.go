@@ -37,7 +37,8 @@ func TestConfigFromLookup(t *testing.T) {
 		"AUTH_SERVER_PORT": "9000", "AUTH_DEBUG_MODE": "true", "AUTH_ALLOW_CORS": "false",
 		"AUTH_CORS_ORIGINS": "https://a.example, https://b.example", "AUTH_ENABLE_AUDIT_LOGGING": "0",
 		"AUTH_CLIENT_KEY": "3F0E2B1C-9A4D-4E8F-8B2A-1C3D5E7F9A0B", "AUTH_REVISION_CHECK_INTERVAL": "250ms",
-		"AUTH_SAMPLES_USERNAME": "u", "AUTH_SAMPLES_PASSWORD": "p", "AUTH_SAMPLES_API_KEY": "k",
+		"AUTH_AUDIT_REFUSALS_PER_SECOND": "7",
+		"AUTH_SAMPLES_USERNAME":          "u", "AUTH_SAMPLES_PASSWORD": "p", "AUTH_SAMPLES_API_KEY": "k",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +46,7 @@ func TestConfigFromLookup(t *testing.T) {
 	if c.DatabaseType != "postgresql" || c.PostgreSQLURL != "postgres://x@h/db" || c.JWTAlgorithm != "HS512" ||
 		c.JWTAccessTokenExpireMinutes != 30 || c.ServerPort != 9000 || !c.DebugMode || c.AllowCORS ||
 		len(c.CORSOrigins) != 2 || c.CORSOrigins[1] != "https://b.example" || c.EnableAuditLogging ||
-		c.RevisionCheckInterval != 250*time.Millisecond || !c.Samples.Enabled() {
+		c.RevisionCheckInterval != 250*time.Millisecond || c.AuditRefusalsPerSecond != 7 || !c.Samples.Enabled() {
 		t.Fatalf("config = %+v", c)
 	}
 	if err := c.Validate(); err != nil {
@@ -72,6 +73,7 @@ func TestConfigBadSettings(t *testing.T) {
 		"client key":               {map[string]string{"AUTH_CLIENT_KEY": "not-a-uuid"}, "AUTH_CLIENT_KEY"},
 		"origin":                   {map[string]string{"AUTH_CORS_ORIGINS": "example.com"}, "AUTH_CORS_ORIGINS"},
 		"samples half set":         {map[string]string{"AUTH_SAMPLES_USERNAME": "u"}, "AUTH_SAMPLES"},
+		"refusal budget":           {map[string]string{"AUTH_AUDIT_REFUSALS_PER_SECOND": "0"}, "AUTH_AUDIT_REFUSALS_PER_SECOND"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, err := ConfigFromLookup(lookup(tc.env))

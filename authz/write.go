@@ -113,17 +113,26 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 	}
 }
 
-// auditRefusal records a refused or failed request. It has no change to
-// share a transaction with; when the store is down it cannot be written,
-// which is logged instead (without names or keys).
+// auditRefusal records a refused or failed request, within the refusal
+// budget (see refusalBudget). It has no change to share a transaction
+// with; when the store is down it cannot be written, which is logged
+// instead (without names or keys).
 func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
 	if !az.cfg.EnableAuditLogging || az.closed.Load() {
+		return
+	}
+	ok, note, warn := az.refusals.take()
+	if !ok {
+		if warn {
+			az.log.Warn("audit: refused requests arrive faster than AUTH_AUDIT_REFUSALS_PER_SECOND; the excess is counted, not recorded",
+				"limit_per_second", az.cfg.AuditRefusalsPerSecond)
+		}
 		return
 	}
 	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
 	rec := storage.AuditRecord{
 		At: time.Now().UTC(), Client: fingerprint, Action: action, Resource: resource,
-		Outcome: "refused: " + refusalReason(cause), RequestID: info.id, RemoteAddr: info.remote,
+		Outcome: "refused: " + refusalReason(cause) + note, RequestID: info.id, RemoteAddr: info.remote,
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
