@@ -2,3 +2,6 @@ package storage
 
 // MigrationLockKey is the SQL expression of the migration advisory lock.
 const MigrationLockKey = migrationLockKey
+
+// Resolve is resolve: the dialect and driver target of a config.
+var Resolve = resolve

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -71,11 +72,34 @@ func Open(ctx context.Context, cfg Config) (*bun.DB, error) {
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := db.PingContext(pingCtx); err != nil {
+	if err := ping(pingCtx, db); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("storage: cannot reach the %s database: %w", kind, Classify(err))
 	}
 	return db, nil
+}
+
+// ping checks the store, waiting out SQLite's "database is locked" at
+// startup: when several processes open a new file at once, one of them
+// switches it to WAL while the others connect, and SQLite can answer
+// SQLITE_BUSY without waiting for its busy timeout.
+func ping(ctx context.Context, db *bun.DB) error {
+	for {
+		err := db.PingContext(ctx)
+		if err == nil || IsPostgres(db) || !isSQLiteBusy(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(10+rand.IntN(40)) * time.Millisecond):
+		}
+	}
+}
+
+func isSQLiteBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
 }
 
 // resolve turns the config into a dialect and a driver target.
@@ -88,14 +112,22 @@ func resolve(cfg Config) (kind, target string, err error) {
 		switch strings.ToLower(u.Scheme) {
 		case "postgres", "postgresql":
 			return TypePostgreSQL, cfg.URL, nil
-		case "sqlite", "sqlite3":
-			p := strings.TrimPrefix(cfg.URL, u.Scheme+"://")
-			if i := strings.IndexByte(p, '?'); i >= 0 {
+		case "sqlite", "sqlite3", "file":
+			// The path is everything after the scheme (so sqlite://rel/x.db
+			// is relative, sqlite:///abs/x.db absolute), without a query or
+			// fragment (rolegate sets its own parameters), percent-decoded.
+			p := cfg.URL[len(u.Scheme)+1:]
+			if strings.HasPrefix(p, "//") {
+				p = p[2:]
+			}
+			if i := strings.IndexAny(p, "?#"); i >= 0 {
 				p = p[:i]
 			}
+			p, err := url.PathUnescape(p)
+			if err != nil || p == "" {
+				return "", "", errors.New("storage: AUTH_DATABASE_URL does not name a SQLite file")
+			}
 			return TypeSQLite, p, nil
-		case "file":
-			return TypeSQLite, strings.TrimPrefix(strings.TrimPrefix(cfg.URL, "file://"), "file:"), nil
 		default:
 			return "", "", fmt.Errorf("storage: AUTH_DATABASE_URL has unsupported scheme %q (use postgres://, sqlite:// or file:)", u.Scheme)
 		}
@@ -165,7 +197,7 @@ func openSQLite(path string) (*bun.DB, error) {
 	// WAL lets readers run beside the writer; busy_timeout makes writers
 	// queue instead of failing; _txlock=immediate takes the write lock at
 	// BEGIN so two writers never deadlock upgrading a read lock.
-	dsn := "file:" + expanded +
+	dsn := "file:" + sqliteURIPath.Replace(expanded) +
 		"?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	sqldb, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -175,6 +207,11 @@ func openSQLite(path string) (*bun.DB, error) {
 	sqldb.SetMaxIdleConns(8)
 	return bun.NewDB(sqldb, sqlitedialect.New()), nil
 }
+
+// sqliteURIPath escapes what a file: URI would otherwise read as the
+// start of its query or fragment, and the escape character itself, so any
+// file name works.
+var sqliteURIPath = strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
 
 func expandHome(p string) (string, error) {
 	if p == "~" || strings.HasPrefix(p, "~/") {

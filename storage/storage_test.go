@@ -3,6 +3,8 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -167,5 +169,64 @@ func TestMigrationLockDiesWithItsHolder(t *testing.T) {
 	var n int
 	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 2 {
 		t.Fatalf("%d migrations recorded (%v), want 2", n, err)
+	}
+}
+
+// A SQLite path may hold any character a file name can: '?', '#' and '%'
+// are not read as a URI's query, fragment or escape.
+func TestSQLitePathWithURICharacters(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "a?b#c%20d")
+	path := filepath.Join(dir, "auth?x=1#y.sqlite3")
+	s := storage.Scope{NS: storage.NamespaceOf("k")}
+	for round := range 2 {
+		db, err := storage.Open(ctx, storage.Config{Type: storage.TypeSQLite, SQLitePath: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := storage.Migrate(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		created, err := storage.AddRole(ctx, db, s, "editor", "")
+		if err != nil || created != (round == 0) {
+			t.Fatalf("round %d: AddRole = %v, %v", round, created, err)
+		}
+		db.Close()
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !slices.Contains(names, "auth?x=1#y.sqlite3") {
+		t.Fatalf("files in %q: %q; want the database under its own name", dir, names)
+	}
+}
+
+// AUTH_DATABASE_URL picks the dialect by scheme; a SQLite URL's path is
+// percent-decoded and loses its query (rolegate sets its own parameters).
+func TestResolveDatabaseURL(t *testing.T) {
+	for _, tc := range []struct{ url, kind, target string }{
+		{"sqlite:///var/lib/app/auth.db", storage.TypeSQLite, "/var/lib/app/auth.db"},
+		{"sqlite://data/auth.db", storage.TypeSQLite, "data/auth.db"},
+		{"SQLite3:///tmp/a%20b%3Fc.db?cache=shared", storage.TypeSQLite, "/tmp/a b?c.db"},
+		{"file:/tmp/x.db?mode=ro", storage.TypeSQLite, "/tmp/x.db"},
+		{"file:///tmp/x.db", storage.TypeSQLite, "/tmp/x.db"},
+		{"file:rel.db", storage.TypeSQLite, "rel.db"},
+		{"postgres://u@h/db?sslmode=disable", storage.TypePostgreSQL, "postgres://u@h/db?sslmode=disable"},
+		{"postgresql://u@h/db", storage.TypePostgreSQL, "postgresql://u@h/db"},
+	} {
+		kind, target, err := storage.Resolve(storage.Config{URL: tc.url})
+		if err != nil || kind != tc.kind || target != tc.target {
+			t.Errorf("%s: %s %q %v; want %s %q", tc.url, kind, target, err, tc.kind, tc.target)
+		}
+	}
+	for _, bad := range []string{"sqlite://", "sqlite:///tmp/%zz.db", "mysql://u@h/db", "file:?x=1"} {
+		if _, _, err := storage.Resolve(storage.Config{URL: bad}); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
 	}
 }
