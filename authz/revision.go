@@ -87,27 +87,41 @@ func (r *revisions) withdraw(rev int64) {
 	}
 }
 
+// maxForeign bounds the foreign revisions observe lists for a targeted
+// invalidation; more than that, and the cache is flushed instead.
+const maxForeign = 256
+
 // observe takes a revision read from the store and reports whether the
-// cache must be flushed: whether a revision up to it is not ours. After a
-// true answer the caller flushes, and everything up to rev is reflected.
-func (r *revisions) observe(rev int64) (stale bool) {
+// cache is stale: whether a revision up to it is not ours. foreign lists
+// those revisions, for the caller to look up what they changed; nil with
+// stale true means the caller must flush everything (too many to list, or
+// the store went back). After a stale answer, everything up to rev counts
+// as reflected: the caller must invalidate before it relies on the cache.
+func (r *revisions) observe(rev int64) (stale bool, foreign []int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.absorb()
 	if rev == r.known || rev < r.known && r.allMine(rev) {
 		// Up to date, or a read older than our own latest writes.
-		return false
+		return false, nil
+	}
+	if rev > r.known && rev-r.known <= maxForeign {
+		for k := r.known + 1; k <= rev; k++ {
+			if _, ours := r.mine[k]; !ours {
+				foreign = append(foreign, k)
+			}
+		}
 	}
 	// Above known with a gap not ours: someone else wrote. Below known and
 	// not explained by our writes: the store went back (restored, or a new
-	// database). Flush either way.
+	// database), and foreign stays nil: flush.
 	r.known = rev
 	for k := range r.local {
 		if k <= rev {
 			delete(r.local, k)
 		}
 	}
-	return true
+	return true, foreign
 }
 
 // allMine reports whether every revision in (rev, known] is one of ours.

@@ -1,42 +1,51 @@
 package authz
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
+
+// observed is observe's first answer: whether the cache is stale.
+func observed(r *revisions, rev int64) bool {
+	stale, _ := r.observe(rev)
+	return stale
+}
 
 func TestRevisions(t *testing.T) {
 	var r revisions
-	if r.observe(0) {
+	if observed(&r, 0) {
 		t.Fatal("fresh client at revision 0 flushed")
 	}
 	// Our writes 1..3, reported out of order, never flush.
 	r.ours(2)
 	r.ours(1)
-	if r.observe(2) {
+	if observed(&r, 2) {
 		t.Fatal("flushed for our own revisions")
 	}
 	r.ours(3)
-	if r.observe(3) {
+	if observed(&r, 3) {
 		t.Fatal("flushed for our own revision 3")
 	}
 	// Revision 4 is someone else's.
-	if !r.observe(4) {
+	if !observed(&r, 4) {
 		t.Fatal("a foreign revision did not flush")
 	}
 	// 5 is ours but 6 is not: seeing 6 flushes.
 	r.ours(5)
-	if !r.observe(6) {
+	if !observed(&r, 6) {
 		t.Fatal("a foreign revision after ours did not flush")
 	}
 	// Our write 7 reported after the store showed 7 already (we flushed
 	// conservatively); it must not confuse what follows.
-	if !r.observe(7) {
+	if !observed(&r, 7) {
 		t.Fatal("revision 7, not yet reported as ours, must flush")
 	}
 	r.ours(7)
-	if r.observe(7) {
+	if observed(&r, 7) {
 		t.Fatal("stable revision flushed")
 	}
 	// A store that went back (restored) flushes.
-	if !r.observe(3) {
+	if !observed(&r, 3) {
 		t.Fatal("revision going back did not flush")
 	}
 }
@@ -44,14 +53,14 @@ func TestRevisions(t *testing.T) {
 func TestRevisionsWithdraw(t *testing.T) {
 	var r revisions
 	r.ours(1)
-	if r.observe(1) {
+	if observed(&r, 1) {
 		t.Fatal("claimed revision flushed")
 	}
 	// Revision 2 claimed, then its transaction fails: the number may be
 	// someone else's next, which must flush.
 	r.ours(2)
 	r.withdraw(2)
-	if !r.observe(2) {
+	if !observed(&r, 2) {
 		t.Fatal("a withdrawn revision counted as ours")
 	}
 }
@@ -63,18 +72,18 @@ func TestRevisionsOlderReadsOfOurWrites(t *testing.T) {
 	var r revisions
 	r.ours(1)
 	r.ours(2) // in flight
-	if r.observe(1) {
+	if observed(&r, 1) {
 		t.Fatal("flushed while our own write was in flight")
 	}
-	if r.observe(2) {
+	if observed(&r, 2) {
 		t.Fatal("flushed for our own revision")
 	}
-	if r.observe(1) {
+	if observed(&r, 1) {
 		t.Fatal("an older read of our own writes flushed")
 	}
 	// A foreign revision flushes; the store then going back below it
 	// flushes too.
-	if !r.observe(4) || !r.observe(3) {
+	if !observed(&r, 4) || !observed(&r, 3) {
 		t.Fatal("a foreign revision, then the store going back, did not flush")
 	}
 }
@@ -113,7 +122,7 @@ func TestRevisionsMineWindow(t *testing.T) {
 	}
 	// A read of the store from before our last maxMine writes cannot be
 	// explained by them: it flushes.
-	if !r.observe(last - maxMine - 1) {
+	if !observed(&r, last-maxMine-1) {
 		t.Fatal("a read older than the window did not flush")
 	}
 
@@ -146,5 +155,22 @@ func BenchmarkRevisionsOurs(b *testing.B) {
 	for b.Loop() {
 		rev++
 		r.ours(rev)
+	}
+}
+
+// observe lists the revisions that are not ours, for a targeted
+// invalidation, and none when there are too many or the store went back.
+func TestRevisionsForeign(t *testing.T) {
+	var r revisions
+	r.ours(1)
+	r.ours(3)
+	if stale, foreign := r.observe(4); !stale || !slices.Equal(foreign, []int64{2, 4}) {
+		t.Fatalf("observe(4) after our 1 and 3 = %v %v, want true [2 4]", stale, foreign)
+	}
+	if stale, foreign := r.observe(4 + maxForeign + 1); !stale || foreign != nil {
+		t.Fatalf("a gap of more than maxForeign = %v %v, want a flush (true, nil)", stale, len(foreign))
+	}
+	if stale, foreign := r.observe(2); !stale || foreign != nil {
+		t.Fatalf("the store going back = %v %v, want a flush (true, nil)", stale, foreign)
 	}
 }

@@ -77,11 +77,30 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 		return
 	}
 	for ns, c := range clients {
-		if c.cache.revs.observe(revs[ns]) {
-			c.cache.flush()
-			az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", revs[ns])
+		if stale, foreign := c.cache.revs.observe(revs[ns]); stale {
+			az.dropChanged(qctx, c, revs[ns], foreign)
 		}
 	}
+}
+
+// dropChanged drops from c's cache what the foreign revisions changed,
+// according to the change log: only the users whose memberships changed,
+// when that is all they did; otherwise everything. Whatever cannot be
+// read (no list, entries pruned, the store failing) flushes everything.
+func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign []int64) {
+	if foreign != nil {
+		users, all, complete, err := storage.ChangedUsers(ctx, az.db, c.scope, foreign)
+		if err == nil && complete && !all {
+			for _, u := range users {
+				c.cache.invalidateUser(u)
+			}
+			az.log.Debug("decision cache: users changed elsewhere dropped", "client", c.fingerprint,
+				"revision", rev, "users", len(users))
+			return
+		}
+	}
+	c.cache.flush()
+	az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
 }
 
 func (az *Authz) flushAll(reason string) {

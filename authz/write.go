@@ -46,7 +46,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		if changed {
 			// Last before commit: the revision row is the one lock all of a
 			// client's writers share, so it is held as briefly as possible.
-			if rev, err = storage.BumpRevision(ctx, tx, c.scope.NS); err != nil {
+			if rev, err = storage.RecordChange(ctx, tx, c.scope, ch.logged()); err != nil {
 				return err
 			}
 			// Claimed before commit, because our own NOTIFY may reach the
@@ -77,8 +77,20 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		case ch.user != "":
 			c.cache.invalidateUser(ch.user)
 		}
+		if rev%storage.ChangesPruneEvery == 0 {
+			// After commit, so the revision row is not held meanwhile. A
+			// failure only leaves a few more entries for the next prune.
+			if err := storage.PruneChanges(ctx, c.az.db, c.scope.NS, rev); err != nil {
+				c.az.log.Debug("change log not pruned", "error", err)
+			}
+		}
 	}
 	return changed, nil
+}
+
+// logged is the change as the change log records it.
+func (ch change) logged() storage.Change {
+	return storage.Change{All: ch.all, User: ch.user}
 }
 
 // outcome words the result of a write for the audit log.

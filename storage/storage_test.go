@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/cipher"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -102,7 +103,7 @@ func TestConcurrentMigrations(t *testing.T) {
 		}
 		db := storagetest.OpenTarget(t, target)
 		var n int
-		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 2 {
+		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 3 {
 			t.Fatalf("%d migrations recorded (%v), want each once", n, err)
 		}
 	})
@@ -167,8 +168,8 @@ func TestMigrationLockDiesWithItsHolder(t *testing.T) {
 		t.Fatal("Migrate still waiting 10 s after the lock holder's session ended")
 	}
 	var n int
-	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 2 {
-		t.Fatalf("%d migrations recorded (%v), want 2", n, err)
+	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 3 {
+		t.Fatalf("%d migrations recorded (%v), want 3", n, err)
 	}
 }
 
@@ -229,4 +230,61 @@ func TestResolveDatabaseURL(t *testing.T) {
 			t.Errorf("%s: accepted", bad)
 		}
 	}
+}
+
+// The change log: each recorded change has its revision, says whom it
+// touched (encrypted like memberships when names are), and is pruned to
+// the latest ChangesKept revisions.
+func TestChangeLog(t *testing.T) {
+	c, err := cipher.New("change log test passphrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		for _, s := range []storage.Scope{
+			{NS: storage.NamespaceOf("plain")},
+			{NS: storage.NamespaceOf("encrypted"), Names: c.ForClient([]byte("encrypted"))},
+		} {
+			var revs []int64
+			for _, ch := range []storage.Change{{User: "sara"}, {All: true}, {}, {User: "jack"}} {
+				rev, err := storage.RecordChange(ctx, db, s, ch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				revs = append(revs, rev)
+			}
+			if !slices.Equal(revs, []int64{1, 2, 3, 4}) {
+				t.Fatalf("revisions %v, want 1 to 4", revs)
+			}
+			check := func(revs []int64, wantUsers []string, wantAll, wantComplete bool) {
+				t.Helper()
+				users, all, complete, err := storage.ChangedUsers(ctx, db, s, revs)
+				slices.Sort(users)
+				if err != nil || !slices.Equal(users, wantUsers) || all != wantAll || complete != wantComplete {
+					t.Fatalf("ChangedUsers(%v) = %v %v %v %v; want %v %v %v", revs, users, all, complete, err, wantUsers, wantAll, wantComplete)
+				}
+			}
+			check([]int64{1, 3, 4}, []string{"jack", "sara"}, false, true)
+			check([]int64{1, 2}, nil, true, true)
+			check([]int64{3}, nil, false, true)
+			check([]int64{4, 5}, nil, false, false)
+
+			var stored []string
+			if err := db.NewRaw("SELECT user_name FROM rolegate_changes WHERE ns = ? AND user_name <> ''", s.NS).Scan(ctx, &stored); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range stored {
+				if (s.Names != nil) != cipher.IsEncrypted(v) {
+					t.Fatalf("change log user stored as %q", v)
+				}
+			}
+
+			if err := storage.PruneChanges(ctx, db, s.NS, 2+storage.ChangesKept); err != nil {
+				t.Fatal(err)
+			}
+			check([]int64{3, 4}, []string{"jack"}, false, true)
+			check([]int64{2, 3}, nil, false, false)
+		}
+	})
 }

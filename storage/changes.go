@@ -1,0 +1,138 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/uptrace/bun"
+)
+
+func init() {
+	AddMigration("20261122000100", "change log", changesUp, changesDown)
+}
+
+// The change log says, for each recent revision of a namespace, what the
+// write behind it may have changed: one user's memberships (user_name),
+// anything (NULL: a grant, a revoke, a role deleted), or nobody's
+// permissions (”: a role added). A replica that sees
+// another's revisions reads them here and drops only the users named,
+// rather than its whole cache. Only the latest ChangesKept revisions per
+// namespace are kept; a replica further behind flushes everything.
+const changesSchema = `CREATE TABLE IF NOT EXISTS rolegate_changes (
+	ns TEXT NOT NULL,
+	revision BIGINT NOT NULL,
+	user_name TEXT,
+	PRIMARY KEY (ns, revision)
+)`
+
+// ChangesKept is how many revisions per namespace the change log keeps;
+// ChangesPruneEvery how often (in revisions) a write prunes older ones.
+const (
+	ChangesKept       = 1024
+	ChangesPruneEvery = 64
+)
+
+func changesUp(ctx context.Context, db *bun.DB) error {
+	_, err := db.ExecContext(ctx, changesSchema)
+	return err
+}
+
+func changesDown(ctx context.Context, db *bun.DB) error {
+	_, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS rolegate_changes")
+	return err
+}
+
+// Change is what a write may have changed, for the change log.
+type Change struct {
+	// All: the write may change anyone's permissions (a grant, a revoke, a
+	// role deleted).
+	All bool
+	// User: otherwise, the member whose memberships changed; empty when
+	// the write changes no one's permissions (a role added or described).
+	User string
+}
+
+// logValue is the user_name column of the change: NULL for all, the
+// stored form of the user (encrypted when names are), or ” for nobody
+// (no valid name is empty).
+func (c Change) logValue(s Scope) sql.NullString {
+	switch {
+	case c.All:
+		return sql.NullString{}
+	case c.User != "":
+		return sql.NullString{String: s.storedName(c.User), Valid: true}
+	default:
+		return sql.NullString{Valid: true}
+	}
+}
+
+// RecordChange is BumpRevision plus the change log entry for the new
+// revision, in the caller's transaction. On PostgreSQL the bump, the entry
+// and the NOTIFY are one statement: one round trip while the revision row
+// is locked.
+func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, error) {
+	stored := ch.logValue(s)
+	var rev int64
+	if IsPostgres(db) {
+		err := db.NewRaw(`WITH r AS (
+				INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
+				ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1
+				RETURNING revision),
+			c AS (INSERT INTO rolegate_changes (ns, revision, user_name)
+				SELECT ?, revision, ? FROM r RETURNING revision)
+			SELECT c.revision FROM c, (SELECT pg_notify(?, ?)) n`,
+			s.NS, s.NS, stored, ChangesChannel, s.NS).Scan(ctx, &rev)
+		return rev, Classify(err)
+	}
+	rev, err := BumpRevision(ctx, db, s.NS)
+	if err != nil {
+		return 0, err
+	}
+	_, err = db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name) VALUES (?, ?, ?)",
+		s.NS, rev, stored).Exec(ctx)
+	return rev, Classify(err)
+}
+
+// PruneChanges drops the namespace's change log entries older than the
+// latest ChangesKept before rev.
+func PruneChanges(ctx context.Context, db bun.IDB, ns string, rev int64) error {
+	_, err := db.NewRaw("DELETE FROM rolegate_changes WHERE ns = ? AND revision <= ?", ns, rev-ChangesKept).Exec(ctx)
+	return Classify(err)
+}
+
+// ChangedUsers reads what the given revisions of the namespace changed:
+// the users whose memberships changed (plain names), or all when any of
+// them may have changed anything. complete is false when some revision
+// has no entry (pruned, or written by something that does not log
+// changes): the caller must then assume anything changed.
+func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (users []string, all, complete bool, err error) {
+	if len(revs) == 0 {
+		return nil, false, true, nil
+	}
+	var rows []struct {
+		Revision int64          `bun:"revision"`
+		User     sql.NullString `bun:"user_name"`
+	}
+	if err := db.NewRaw("SELECT revision, user_name FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
+		s.NS, bun.List(revs)).Scan(ctx, &rows); err != nil {
+		return nil, false, false, Classify(err)
+	}
+	if len(rows) != len(revs) {
+		return nil, false, false, nil
+	}
+	for _, r := range rows {
+		if !r.User.Valid {
+			return nil, true, true, nil
+		}
+		if r.User.String == "" {
+			continue // changed no one's permissions
+		}
+		u, err := s.plainName(r.User.String)
+		if err != nil {
+			// Unreadable: whoever it was, assume anyone.
+			return nil, true, true, nil
+		}
+		users = append(users, u)
+	}
+	return users, false, true, nil
+}
