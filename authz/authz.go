@@ -29,7 +29,6 @@ type Authz struct {
 	db       *bun.DB
 	log      *slog.Logger
 	cipher   *cipher.Cipher // nil when encryption is off
-	noLegacy bool           // encryption on and no plaintext names stored
 	auditKey []byte         // keys the client fingerprints in audit records
 	clients  *xsync.MapOf[string, *Client]
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
@@ -101,19 +100,8 @@ func (az *Authz) init(ctx context.Context) error {
 			return errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with")
 		}
 		az.cipher = c
-		// Rows written before encryption was on are looked up in both
-		// forms; when there are none, every lookup and write is one form.
-		legacy, err := storage.HasLegacyNames(ctx, az.db, cipher.Prefix)
-		if err != nil {
-			return fmt.Errorf("authz: %w", err)
-		}
-		az.noLegacy = !legacy
-	} else if _, encrypted, err := storage.GetSetting(ctx, az.db, "cipher_check"); err != nil {
-		return fmt.Errorf("authz: %w", err)
-	} else if encrypted {
-		// Reading on would show ciphertexts as names and write new names
-		// in plain beside them.
-		return errors.New("authz: this database holds encrypted names; set AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
+	} else if err := az.refuseEncryptedStore(ctx); err != nil {
+		return err
 	}
 	key, err := storage.GetOrInitSetting(ctx, az.db, "audit_key", randomHex)
 	if err != nil {
@@ -189,6 +177,30 @@ func (az *Authz) evictClients() {
 		func(c *Client) { c.cache.detach() })
 }
 
+// refuseEncryptedStore stops a start without encryption on a store that
+// holds encrypted values: reading on would show ciphertexts as names, and
+// new names would be written in plain beside them. A store whose key check
+// value was written but that holds nothing encrypted (encryption was
+// tried, or is being turned on and nothing was written yet) starts.
+func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
+	_, checked, err := storage.GetSetting(ctx, az.db, "cipher_check")
+	if err != nil {
+		return fmt.Errorf("authz: %w", err)
+	}
+	if !checked {
+		return nil
+	}
+	encrypted, err := storage.HasEncryptedValues(ctx, az.db, cipher.Prefix)
+	if err != nil {
+		return fmt.Errorf("authz: %w", err)
+	}
+	if encrypted {
+		return errors.New("authz: this database holds encrypted names; set AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
+	}
+	az.log.Warn("starting without encryption on a store that has an encryption key check value but no encrypted data yet; a replica with encryption on writes encrypted names, after which this one will not start")
+	return nil
+}
+
 // HostClient is the client of AUTH_CLIENT_KEY, or nil when it is unset.
 func (az *Authz) HostClient() *Client { return az.host }
 
@@ -198,10 +210,7 @@ func (az *Authz) newClient(key string) *Client {
 	if az.cipher != nil {
 		raw, _ := hex.DecodeString(ns)
 		cc := newMemoCodec(az.cipher.ForClient(raw))
-		scope.Names, scope.NoLegacy = cc, az.noLegacy
-		if az.cfg.EncryptDescriptions {
-			scope.Descriptions = cc
-		}
+		scope.Names, scope.EncryptDescriptions = cc, az.cfg.EncryptDescriptions
 	}
 	return &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/cipher"
 )
 
 // Client is the library API of one client key. Get it from Authz.Client.
@@ -203,6 +204,10 @@ func checkDescription(d string) error {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' {
 			return fmt.Errorf("%w: description must not hold control characters", ErrInvalidName)
 		}
+	}
+	if cipher.IsEncrypted(d) {
+		// It would read as an encrypted value, and fail to decrypt.
+		return fmt.Errorf("%w: description must not start with %s (the mark of encrypted values)", ErrInvalidName, cipher.Prefix)
 	}
 	return nil
 }

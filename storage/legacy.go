@@ -6,12 +6,14 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// HasLegacyNames reports whether any permission or member's user name is
-// stored in plain form, as rows written before encryption was turned on
-// are. prefix is the cipher's version prefix. While there are none, a
-// process with encryption on can skip looking for plain forms.
-func HasLegacyNames(ctx context.Context, db bun.IDB, prefix string) (bool, error) {
+// HasEncryptedValues reports whether anything in the store is stored
+// encrypted: a permission name, a member's user name, a role description
+// or a change log entry carrying prefix, the cipher's version prefix
+// (which no valid name can start with).
+func HasEncryptedValues(ctx context.Context, db bun.IDB, prefix string) (bool, error) {
 	like := prefix + "%"
-	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_permissions WHERE name NOT LIKE ?)
-		OR EXISTS (SELECT 1 FROM rolegate_memberships WHERE user_name NOT LIKE ?)`, like, like)
+	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_permissions WHERE name LIKE ?)
+		OR EXISTS (SELECT 1 FROM rolegate_memberships WHERE user_name LIKE ?)
+		OR EXISTS (SELECT 1 FROM rolegate_roles WHERE description LIKE ?)
+		OR EXISTS (SELECT 1 FROM rolegate_changes WHERE user_name LIKE ?)`, like, like, like, like)
 }

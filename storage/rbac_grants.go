@@ -16,9 +16,10 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.legacyCheck() {
-		// A legacy plaintext grant counts as the same grant; checked in the
-		// insert itself, which saves a round trip per encrypted write.
+	if s.Names != nil {
+		// A plaintext grant (written before encryption, or by a replica
+		// without it) counts as the same grant; checked in the insert
+		// itself, which saves a round trip.
 		res, err := db.NewRaw(`INSERT INTO rolegate_permissions (ns, role, name)
 			SELECT ?, ?, ? WHERE NOT EXISTS (
 				SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role = ? AND name = ?)
@@ -28,7 +29,7 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, ?, ?) ON CONFLICT (ns, role, name) DO NOTHING",
-		s.NS, role, s.storedName(name)).Exec(ctx)
+		s.NS, role, name).Exec(ctx)
 	return affected(res, err)
 }
 

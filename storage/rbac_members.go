@@ -12,8 +12,9 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.legacyCheck() {
-		// A legacy plaintext membership counts as the same membership.
+	if s.Names != nil {
+		// A plaintext membership (written before encryption, or by a replica
+		// without it) counts as the same membership.
 		res, err := db.NewRaw(`INSERT INTO rolegate_memberships (ns, user_name, role)
 			SELECT ?, ?, ? WHERE NOT EXISTS (
 				SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name = ?)
@@ -23,7 +24,7 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
-		s.NS, s.storedName(user), role).Exec(ctx)
+		s.NS, user, role).Exec(ctx)
 	return affected(res, err)
 }
 

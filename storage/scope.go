@@ -17,15 +17,14 @@ type Scope struct {
 	// NS is the client's namespace: the hex SHA-256 of the normalised key.
 	NS string
 	// Names encrypts permission names and members' user names; nil stores
-	// them as they are.
+	// them as they are. Rows written before encryption was turned on (or by
+	// a replica still running without it) stay in plain form: every lookup,
+	// delete and duplicate check looks for both forms.
 	Names Codec
-	// Descriptions encrypts role descriptions; nil stores them as they are.
-	Descriptions Codec
-	// NoLegacy: with Names set, the store holds no plaintext permission or
-	// user names (HasLegacyNames said so at startup), so lookups and writes
-	// need not look for the plain form too. Leave false when unsure: it
-	// only costs speed.
-	NoLegacy bool
+	// EncryptDescriptions: with Names set, role descriptions are written
+	// encrypted too. Descriptions are read through Names whenever it is
+	// set, so turning this off later still shows plain text.
+	EncryptDescriptions bool
 }
 
 // storedName is how a permission or user name is written.
@@ -42,15 +41,8 @@ func (s Scope) nameForms(name string) []string {
 	if s.Names == nil {
 		return []string{name}
 	}
-	if s.NoLegacy {
-		return []string{s.Names.Encrypt(name)}
-	}
 	return []string{s.Names.Encrypt(name), name}
 }
-
-// legacyCheck reports whether a write must first look for the plain form
-// of the name it stores encrypted.
-func (s Scope) legacyCheck() bool { return s.Names != nil && !s.NoLegacy }
 
 func (s Scope) plainName(stored string) (string, error) {
 	if s.Names == nil {
@@ -74,17 +66,17 @@ func (s Scope) plainNames(stored []string) ([]string, error) {
 }
 
 func (s Scope) storedDescription(d string) string {
-	if s.Descriptions == nil || d == "" {
+	if s.Names == nil || !s.EncryptDescriptions || d == "" {
 		return d
 	}
-	return s.Descriptions.Encrypt(d)
+	return s.Names.Encrypt(d)
 }
 
 func (s Scope) plainDescription(d string) (string, error) {
-	if s.Descriptions == nil {
+	if s.Names == nil {
 		return d, nil
 	}
-	return s.Descriptions.Decrypt(d)
+	return s.Names.Decrypt(d)
 }
 
 // sortedUnique sorts and deduplicates; never nil, so that an empty list is

@@ -58,9 +58,10 @@
 // version: a future format takes a new prefix and old rows still read.
 //
 // Free text such as role descriptions may contain '/', so for them the
-// prefix is unambiguous only for values written by this package: a legacy
-// plaintext description that happens to start with "/e1/" would be read as
-// encrypted and fail with an error (never garbage).
+// prefix is unambiguous only because rolegate refuses descriptions that
+// start with it. A plaintext description written before that rule that
+// happens to start with "/e1/" would be read as encrypted and fail with
+// an error (never garbage).
 //
 // # Key check value
 //

@@ -1,0 +1,141 @@
+package authz
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/rolegate/rolegate/storage/cipher"
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// namesOnly turns encryption on for names, not descriptions.
+func namesOnly(c *Config) {
+	c.EnableEncryption = true
+	c.EncryptionKey = testPassphrase
+}
+
+// While encryption is being turned on, a replica still running without it
+// writes plaintext rows after a replica with encryption has started. The
+// encrypted replica sees them, counts them as the same grant or
+// membership, and a revoke removes them: nothing revoked comes back.
+func TestEncryptionBesidePlainReplica(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		plain := mustClient(t, openTarget(t, target, nil), key)
+		if _, err := plain.AddRole(ctx, "editor", ""); err != nil {
+			t.Fatal(err)
+		}
+		encAZ := openTarget(t, target, encrypted(testPassphrase))
+		enc := mustClient(t, encAZ, key)
+		// Written in plain after the encrypted replica started.
+		plain.AddPermission(ctx, "editor", "perm-x")
+		plain.AddMembership(ctx, "alice", "editor")
+
+		expect(t, "has_permission", true)(enc.HasPermission(ctx, "editor", "perm-x"))
+		expect(t, "has_membership", true)(enc.HasMembership(ctx, "alice", "editor"))
+		expect(t, "user_has_permission", true)(enc.UserHasPermission(ctx, "alice", "perm-x"))
+		expect(t, "add_permission of a plaintext grant creates", false)(enc.AddPermission(ctx, "editor", "perm-x"))
+		expect(t, "add_membership of a plaintext membership creates", false)(enc.AddMembership(ctx, "alice", "editor"))
+
+		expect(t, "del_permission", true)(enc.DelPermission(ctx, "editor", "perm-x"))
+		expect(t, "del_membership", true)(enc.DelMembership(ctx, "alice", "editor"))
+		if left := rawStrings(t, encAZ, "SELECT name FROM rolegate_permissions WHERE ns = ?", enc.scope.NS); len(left) != 0 {
+			t.Fatalf("grants left after the revoke: %q", left)
+		}
+		if left := rawStrings(t, encAZ, "SELECT user_name FROM rolegate_memberships WHERE ns = ?", enc.scope.NS); len(left) != 0 {
+			t.Fatalf("memberships left after the removal: %q", left)
+		}
+
+		// A restarted encrypted replica agrees: nothing came back.
+		encAZ.Close()
+		again := mustClient(t, openTarget(t, target, encrypted(testPassphrase)), key)
+		expect(t, "user_has_permission after restart", false)(again.UserHasPermission(ctx, "alice", "perm-x"))
+	})
+}
+
+// Descriptions written encrypted still read plain after
+// AUTH_ENCRYPT_DESCRIPTIONS is turned off; new ones are then written plain.
+func TestDescriptionsAfterEncryptDescriptionsOff(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		az := openTarget(t, target, encrypted(testPassphrase))
+		if _, err := mustClient(t, az, key).AddRole(ctx, "editor", "who edits"); err != nil {
+			t.Fatal(err)
+		}
+		az.Close()
+		az2 := openTarget(t, target, namesOnly)
+		c := mustClient(t, az2, key)
+		if _, err := c.AddRole(ctx, "viewer", "who views"); err != nil {
+			t.Fatal(err)
+		}
+		roles, err := c.Roles(ctx)
+		if err != nil || len(roles) != 2 || roles[0].Description != "who edits" || roles[1].Description != "who views" {
+			t.Fatalf("Roles = %+v, %v; want both descriptions plain", roles, err)
+		}
+		stored := rawStrings(t, az2, "SELECT description FROM rolegate_roles WHERE ns = ? ORDER BY name", c.scope.NS)
+		if !cipher.IsEncrypted(stored[0]) || stored[1] != "who views" {
+			t.Fatalf("stored descriptions %q: want the first encrypted, the second plain", stored)
+		}
+	})
+}
+
+// A description that would read as an encrypted value is refused, with
+// encryption on or off.
+func TestDescriptionWithEncryptionPrefixRefused(t *testing.T) {
+	for _, m := range encryptModes {
+		t.Run(m.name, func(t *testing.T) {
+			az := openTarget(t, storagetest.SQLite(t), m.mod)
+			c := mustClient(t, az, newKey())
+			if _, err := c.AddRole(context.Background(), "evil", cipher.Prefix+"AAAA"); !errors.Is(err, ErrInvalidName) {
+				t.Fatalf("AddRole with a %s description: %v, want ErrInvalidName", cipher.Prefix, err)
+			}
+			if roles, err := c.Roles(context.Background()); err != nil || len(roles) != 0 {
+				t.Fatalf("Roles = %+v, %v; want none", roles, err)
+			}
+		})
+	}
+}
+
+// A store where encryption was turned on but nothing encrypted was ever
+// written may start without encryption; once it holds an encrypted value,
+// it may not.
+func TestStartWithoutEncryptionAfterTrying(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		az := openTarget(t, target, encrypted(testPassphrase))
+		if _, err := mustClient(t, az, key).AddRole(ctx, "editor", ""); err != nil {
+			t.Fatal(err)
+		}
+		az.Close()
+
+		plain := openTarget(t, target, nil)
+		c := mustClient(t, plain, key)
+		roles, err := c.Roles(ctx)
+		if err != nil || len(roles) != 1 {
+			t.Fatalf("Roles without encryption = %+v, %v", roles, err)
+		}
+		plain.Close()
+
+		az = openTarget(t, target, encrypted(testPassphrase))
+		if _, err := mustClient(t, az, key).AddMembership(ctx, "sara", "editor"); err != nil {
+			t.Fatal(err)
+		}
+		az.Close()
+		cfg := configFor(target)
+		if _, err := Open(ctx, cfg); err == nil {
+			t.Fatal("a store holding an encrypted name opened without encryption")
+		}
+	})
+}
+
+// expect is assertBool for a call's two results: expect(t, name, want)(call()).
+func expect(t testing.TB, name string, want bool) func(bool, error) {
+	return func(got bool, err error) {
+		t.Helper()
+		assertBool(t, name, got, err, want)
+	}
+}
