@@ -37,6 +37,7 @@ type Authz struct {
 	mount    restMountState // where Mount put the routes, for the 404/405 handlers
 	evicting sync.Mutex     // one sweep of client handles at a time
 	refusals *refusalBudget // how many refusals the audit log may take
+	memos    memoBudgetUse  // entries of all clients' codec memos
 
 	closed atomic.Bool
 	stop   context.CancelFunc
@@ -73,6 +74,7 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	}
 	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond)}
+	az.memos.max = memoBudget
 	if err := az.init(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -126,7 +128,7 @@ func (az *Authz) Close() error {
 	// Nothing keeps the caches right from here on: a host still draining
 	// requests gets ErrClosed (503), never an answer nobody can vouch for.
 	az.clients.Range(func(_ string, c *Client) bool {
-		c.cache.detach()
+		c.drop()
 		return true
 	})
 	var errs []error
@@ -174,7 +176,7 @@ func (az *Authz) evictClients() {
 	sweepOldest(az.clients, az.cfg.MaxClients*9/10,
 		func(c *Client) int64 { return c.used.Load() },
 		func(c *Client) bool { return c == az.host },
-		func(c *Client) { c.cache.detach() })
+		func(c *Client) { c.drop() })
 }
 
 // refuseEncryptedStore stops a start without encryption on a store that
@@ -201,6 +203,15 @@ func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
 	return nil
 }
 
+// drop is what happens to a handle leaving the client table (or Authz
+// closing): its cache stops caching, its memo gives back its entries.
+func (c *Client) drop() {
+	c.cache.detach()
+	if m, ok := c.scope.Names.(*memoCodec); ok {
+		m.release()
+	}
+}
+
 // HostClient is the client of AUTH_CLIENT_KEY, or nil when it is unset.
 func (az *Authz) HostClient() *Client { return az.host }
 
@@ -209,7 +220,7 @@ func (az *Authz) newClient(key string) *Client {
 	scope := storage.Scope{NS: ns}
 	if az.cipher != nil {
 		raw, _ := hex.DecodeString(ns)
-		cc := newMemoCodec(az.cipher.ForClient(raw))
+		cc := newMemoCodec(az.cipher.ForClient(raw), &az.memos)
 		scope.Names, scope.EncryptDescriptions = cc, az.cfg.EncryptDescriptions
 	}
 	return &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}

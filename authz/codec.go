@@ -1,6 +1,9 @@
 package authz
 
 import (
+	"sync"
+	"sync/atomic"
+
 	"github.com/puzpuzpuz/xsync/v3"
 
 	"github.com/rolegate/rolegate/storage"
@@ -8,7 +11,19 @@ import (
 )
 
 // memoSize bounds each memo of a client's codec; a full memo is emptied.
-const memoSize = 1 << 16
+// memoBudget bounds the entries of all clients' memos together: any UUID
+// v4 is a valid client key, so per-client bounds alone would let anyone
+// grow memory by inventing keys.
+const (
+	memoSize   = 1 << 16
+	memoBudget = 1 << 18
+)
+
+// memoBudgetUse counts the entries held by all the memos of one Authz.
+type memoBudgetUse struct {
+	max  int64
+	used atomic.Int64
+}
 
 // memoCodec remembers a client's encryptions and decryptions. The cipher
 // is deterministic, so a name always has the same stored form, and a
@@ -16,15 +31,22 @@ const memoSize = 1 << 16
 // permissions again, every lookup encrypts the same names again. The memo
 // turns that work into a map lookup. Only successful results are kept: a
 // tampered value is checked, and refused, every time.
+//
+// Lookups take no lock; remembering does (it is the miss path), so that
+// the count of entries against the shared budget stays exact.
 type memoCodec struct {
 	c        *cipher.ClientCipher
 	enc, dec *xsync.MapOf[string, string]
+	budget   *memoBudgetUse
+	mu       sync.Mutex
+	released bool // the client handle was dropped: remember nothing more
 }
 
 var _ storage.Codec = (*memoCodec)(nil)
 
-func newMemoCodec(c *cipher.ClientCipher) *memoCodec {
-	return &memoCodec{c: c, enc: xsync.NewMapOf[string, string](), dec: xsync.NewMapOf[string, string]()}
+func newMemoCodec(c *cipher.ClientCipher, budget *memoBudgetUse) *memoCodec {
+	return &memoCodec{c: c, budget: budget,
+		enc: xsync.NewMapOf[string, string](), dec: xsync.NewMapOf[string, string]()}
 }
 
 func (m *memoCodec) Encrypt(plain string) string {
@@ -36,7 +58,7 @@ func (m *memoCodec) Encrypt(plain string) string {
 	// names being looked up, which are rarely read back, and they would
 	// crowd out of the decryption memo the permission names every cold
 	// check decrypts.
-	remember(m.enc, plain, v)
+	m.remember(m.enc, plain, v)
 	return v
 }
 
@@ -51,13 +73,38 @@ func (m *memoCodec) Decrypt(stored string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	remember(m.dec, stored, v)
+	m.remember(m.dec, stored, v)
 	return v, nil
 }
 
-func remember(memo *xsync.MapOf[string, string], k, v string) {
-	if memo.Size() >= memoSize {
+// remember keeps k -> v, first emptying the memo when it is full or when
+// all memos together are at the budget (so a client inventing names, or
+// many clients at once, cannot hold more).
+func (m *memoCodec) remember(memo *xsync.MapOf[string, string], k, v string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.released {
+		return
+	}
+	if memo.Size() >= memoSize || m.budget.used.Load() >= m.budget.max {
+		m.budget.used.Add(-int64(memo.Size()))
 		memo.Clear()
 	}
-	memo.Store(k, v)
+	if _, loaded := memo.LoadOrStore(k, v); !loaded {
+		m.budget.used.Add(1)
+	}
+}
+
+// release gives the memo's entries back to the budget when its client
+// handle is dropped; the handle still works, remembering nothing.
+func (m *memoCodec) release() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.released {
+		return
+	}
+	m.released = true
+	m.budget.used.Add(-int64(m.enc.Size() + m.dec.Size()))
+	m.enc.Clear()
+	m.dec.Clear()
 }
