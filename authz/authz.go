@@ -40,8 +40,12 @@ type Authz struct {
 	memos    memoBudgetUse  // entries of all clients' codec memos
 
 	closed atomic.Bool
-	stop   context.CancelFunc
-	wg     sync.WaitGroup
+	// encryptedElsewhere: running without encryption, this process saw
+	// another replica turn it on; writes are refused from then on.
+	encryptedElsewhere atomic.Bool
+	keyCheckAtOpen     bool // running without encryption, the store had a key check value at Open
+	stop               context.CancelFunc
+	wg                 sync.WaitGroup
 }
 
 // Open validates cfg, opens and migrates the store, checks the encryption
@@ -192,6 +196,7 @@ func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
 	if !checked {
 		return nil
 	}
+	az.keyCheckAtOpen = true
 	encrypted, err := storage.HasEncryptedValues(ctx, az.db, cipher.Prefix)
 	if err != nil {
 		return fmt.Errorf("authz: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/rolegate/rolegate/storage/cipher"
 	"github.com/rolegate/rolegate/storage/storagetest"
@@ -138,4 +139,30 @@ func expect(t testing.TB, name string, want bool) func(bool, error) {
 		t.Helper()
 		assertBool(t, name, got, err, want)
 	}
+}
+
+// A replica running without encryption notices when another turns it on,
+// and refuses writes from then on (503); it still answers reads.
+func TestPlainReplicaRefusesWritesOnceEncryptionIsOn(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		plainAZ := openTarget(t, target, func(c *Config) { c.RevisionCheckInterval = 50 * time.Millisecond })
+		plain := mustClient(t, plainAZ, key)
+		expect(t, "add_role before", true)(plain.AddRole(ctx, "editor", ""))
+
+		openTarget(t, target, encrypted(testPassphrase))
+		eventually(t, 2*time.Second, "the plain replica refuses writes", func() bool {
+			_, err := plain.AddRole(ctx, "viewer", "")
+			return errors.Is(err, ErrEncryptionRequired)
+		})
+		_, err := plain.AddMembership(ctx, "sara", "editor")
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("AddMembership = %v, want an ErrUnavailable", err)
+		}
+		if status, _ := statusOf(err); status != 503 {
+			t.Fatalf("status %d, want 503", status)
+		}
+		expect(t, "has_membership still answers", false)(plain.HasMembership(ctx, "sara", "editor"))
+	})
 }

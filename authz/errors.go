@@ -2,6 +2,7 @@ package authz
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -22,4 +23,9 @@ var (
 	ErrUnavailable = storage.ErrUnavailable
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
+	// ErrEncryptionRequired: this process runs without encryption, and
+	// another replica has since turned it on for the store. Writes are
+	// refused (HTTP 503) until this one restarts with the key: in plain,
+	// its revokes would miss the encrypted rows. Wraps ErrUnavailable.
+	ErrEncryptionRequired = fmt.Errorf("%w: another replica turned encryption on for this store; restart this one with AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY", ErrUnavailable)
 )

@@ -46,6 +46,7 @@ func (az *Authz) pollRevisions(ctx context.Context) {
 			return
 		case <-t.C:
 			az.checkRevisions(ctx, nil)
+			az.checkEncryptionTurnedOn(ctx)
 		}
 	}
 }
@@ -101,6 +102,24 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign 
 	}
 	c.cache.flush()
 	az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
+}
+
+// checkEncryptionTurnedOn, in a process without encryption, watches for
+// another replica turning it on (a rolling restart with the key): from
+// then on this process refuses writes, since in plain it would write names
+// beside their encrypted twins and its revokes would miss those.
+func (az *Authz) checkEncryptionTurnedOn(ctx context.Context) {
+	if az.cipher != nil || az.keyCheckAtOpen || az.encryptedElsewhere.Load() {
+		// Encrypting; or the value was there at Open, holding nothing
+		// encrypted, and Open warned; or already refusing.
+		return
+	}
+	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, on, err := storage.GetSetting(qctx, az.db, "cipher_check"); err == nil && on {
+		az.encryptedElsewhere.Store(true)
+		az.log.Error("another replica turned encryption on for this store: this process now refuses writes; restart it with AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
+	}
 }
 
 func (az *Authz) flushAll(reason string) {

@@ -31,6 +31,9 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	if c.az.closed.Load() {
 		return false, ErrClosed
 	}
+	if c.az.encryptedElsewhere.Load() {
+		return false, ErrEncryptionRequired
+	}
 	var changed bool
 	var rev int64
 	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
