@@ -36,6 +36,7 @@ type Authz struct {
 	resolver middleware.Resolver
 	mount    restMountState // where Mount put the routes, for the 404/405 handlers
 	evicting sync.Mutex     // one sweep of client handles at a time
+	checking sync.Mutex     // one revision check at a time
 	refusals *refusalBudget // how many refusals the audit log may take
 	memos    memoBudgetUse  // entries of all clients' codec memos
 

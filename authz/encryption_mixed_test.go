@@ -166,3 +166,25 @@ func TestPlainReplicaRefusesWritesOnceEncryptionIsOn(t *testing.T) {
 		expect(t, "has_membership still answers", false)(plain.HasMembership(ctx, "sara", "editor"))
 	})
 }
+
+// A replica still running without encryption drops a user whose membership
+// an encrypted replica removed, though the change log names the user
+// encrypted: it cannot read the name, so it drops everyone.
+func TestPlainReplicaSeesEncryptedRevoke(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		plainAZ := openTarget(t, target, nil)
+		plain := mustClient(t, plainAZ, key)
+		plain.AddRole(ctx, "editor", "")
+		plain.AddPermission(ctx, "editor", "edit")
+		plain.AddMembership(ctx, "alice", "editor")
+		enc := mustClient(t, openTarget(t, target, encrypted(testPassphrase)), key)
+		expect(t, "the plain replica grants alice", true)(plain.UserHasPermission(ctx, "alice", "edit"))
+		plainAZ.checkRevisions(ctx, nil)
+
+		expect(t, "del_membership", true)(enc.DelMembership(ctx, "alice", "editor"))
+		plainAZ.checkRevisions(ctx, nil)
+		expect(t, "the plain replica after the revoke elsewhere", false)(plain.UserHasPermission(ctx, "alice", "edit"))
+	})
+}

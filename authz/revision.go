@@ -106,6 +106,7 @@ func (r *revisions) observe(rev int64) (stale bool, foreign []int64) {
 		return false, nil
 	}
 	if rev > r.known && rev-r.known <= maxForeign {
+		foreign = []int64{} // not nil: a list, even if every one is ours
 		for k := r.known + 1; k <= rev; k++ {
 			if _, ours := r.mine[k]; !ours {
 				foreign = append(foreign, k)
@@ -114,7 +115,12 @@ func (r *revisions) observe(rev int64) (stale bool, foreign []int64) {
 	}
 	// Above known with a gap not ours: someone else wrote. Below known and
 	// not explained by our writes: the store went back (restored, or a new
-	// database), and foreign stays nil: flush.
+	// database), and foreign stays nil: flush. Our remembered revisions are
+	// forgotten then, since others may now write the same numbers.
+	if rev < r.known {
+		clear(r.mine)
+		r.recent = r.recent[:0]
+	}
 	r.known = rev
 	for k := range r.local {
 		if k <= rev {

@@ -174,3 +174,18 @@ func TestRevisionsForeign(t *testing.T) {
 		t.Fatalf("the store going back = %v %v, want a flush (true, nil)", stale, foreign)
 	}
 }
+
+// When every revision since the last one known is ours, observe lists
+// none (an empty list, not nil), so nothing is flushed.
+func TestRevisionsAllOursIsAnEmptyList(t *testing.T) {
+	var r revisions
+	r.ours(1)
+	r.ours(2)
+	r.ours(3)
+	r.withdraw(2) // its transaction failed: known falls back to 1
+	r.ours(2)     // the number claimed again by our next write
+	stale, foreign := r.observe(3)
+	if foreign == nil || len(foreign) != 0 {
+		t.Fatalf("observe(3) = %v %v, want an empty list", stale, foreign)
+	}
+}

@@ -52,8 +52,13 @@ func (az *Authz) pollRevisions(ctx context.Context) {
 }
 
 // checkRevisions compares the revisions of the given namespaces (nil: all
-// clients) with the store and flushes those that moved.
+// clients) with the store and drops from each cache what moved. One check
+// at a time (the poller and the listener both call it): a check that read
+// an older revision must not observe after one that read a newer, and a
+// cache that has caught up has done its dropping too.
 func (az *Authz) checkRevisions(ctx context.Context, only []string) {
+	az.checking.Lock()
+	defer az.checking.Unlock()
 	var nss []string
 	clients := map[string]*Client{}
 	az.clients.Range(func(_ string, c *Client) bool {

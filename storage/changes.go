@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"strings"
 
 	"github.com/uptrace/bun"
 )
@@ -128,8 +129,10 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (users
 			continue // changed no one's permissions
 		}
 		u, err := s.plainName(r.User.String)
-		if err != nil {
-			// Unreadable: whoever it was, assume anyone.
+		if err != nil || strings.Contains(u, "/") {
+			// Unreadable (tampered, or encrypted by a replica with
+			// encryption on while this one has it off: no valid name holds
+			// a '/'): whoever it was, assume anyone.
 			return nil, true, true, nil
 		}
 		users = append(users, u)
