@@ -44,9 +44,11 @@ type Authz struct {
 	// encryptedElsewhere: running without encryption, this process saw
 	// another replica turn it on; writes are refused from then on.
 	encryptedElsewhere atomic.Bool
-	keyCheckAtOpen     bool // running without encryption, the store had a key check value at Open
+	keyCheckAtOpen     bool            // running without encryption, the store had a key check value at Open
+	bg                 context.Context // background work; cancelled by Close
 	stop               context.CancelFunc
 	wg                 sync.WaitGroup
+	bgMu               sync.Mutex // orders goBackground against Close
 }
 
 // Open validates cfg, opens and migrates the store, checks the encryption
@@ -80,13 +82,15 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond)}
 	az.memos.max = memoBudget
+	az.bg, az.stop = context.WithCancel(context.Background())
 	if err := az.init(ctx); err != nil {
+		az.closed.Store(true)
+		az.stop()
+		az.wg.Wait()
 		db.Close()
 		return nil, err
 	}
-	wctx, stop := context.WithCancel(context.Background())
-	az.stop = stop
-	az.startWatcher(wctx)
+	az.startWatcher(az.bg)
 	return az, nil
 }
 
@@ -125,7 +129,10 @@ func (az *Authz) init(ctx context.Context) error {
 
 // Close stops the watcher and the login service and closes the store.
 func (az *Authz) Close() error {
-	if !az.closed.CompareAndSwap(false, true) {
+	az.bgMu.Lock() // no background work starts after this
+	first := az.closed.CompareAndSwap(false, true)
+	az.bgMu.Unlock()
+	if !first {
 		return nil
 	}
 	az.stop()
@@ -229,7 +236,13 @@ func (az *Authz) newClient(key string) *Client {
 		cc := newMemoCodec(az.cipher.ForClient(raw), &az.memos)
 		scope.Names, scope.EncryptDescriptions = cc, az.cfg.EncryptDescriptions
 	}
-	return &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}
+	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}
+	if az.cipher != nil {
+		c.plain.may.Store(true)
+		c.scope.PlainNames = &c.plain.may
+		az.goBackground(c.recheckPlain)
+	}
+	return c
 }
 
 // fingerprint is the keyed digest that identifies a client in audit

@@ -23,6 +23,7 @@ type Client struct {
 	fingerprint string
 	cache       *clientCache
 	used        atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
+	plain       plainNames   // with encryption on: whether plain names may be stored
 }
 
 func (c *Client) touch() {

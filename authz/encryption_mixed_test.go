@@ -17,9 +17,11 @@ func namesOnly(c *Config) {
 }
 
 // While encryption is being turned on, a replica still running without it
-// writes plaintext rows after a replica with encryption has started. The
-// encrypted replica sees them, counts them as the same grant or
-// membership, and a revoke removes them: nothing revoked comes back.
+// writes plaintext rows after a replica with encryption has started. A
+// revoke on the encrypted replica removes them at once, before it has even
+// heard of them (deletes always look for both forms); once the change log
+// has told it that plain names were written, it finds them, counts them as
+// the same grant or membership, and nothing revoked comes back.
 func TestEncryptionBesidePlainReplica(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
@@ -28,12 +30,24 @@ func TestEncryptionBesidePlainReplica(t *testing.T) {
 		if _, err := plain.AddRole(ctx, "editor", ""); err != nil {
 			t.Fatal(err)
 		}
-		encAZ := openTarget(t, target, encrypted(testPassphrase))
+		encAZ := openTarget(t, target, func(c *Config) {
+			encrypted(testPassphrase)(c)
+			c.RevisionCheckInterval = 50 * time.Millisecond
+		})
 		enc := mustClient(t, encAZ, key)
-		// Written in plain after the encrypted replica started.
+		eventually(t, 2*time.Second, "the encrypted replica finds no plain names", func() bool { return !enc.plain.may.Load() })
+
+		// Written in plain after the encrypted replica started; revoked
+		// there before it can know.
+		plain.AddPermission(ctx, "editor", "perm-x")
+		expect(t, "del_permission of a plain grant not yet heard of", true)(enc.DelPermission(ctx, "editor", "perm-x"))
+		if left := rawStrings(t, encAZ, "SELECT name FROM rolegate_permissions WHERE ns = ?", enc.scope.NS); len(left) != 0 {
+			t.Fatalf("grants left after the revoke: %q", left)
+		}
+
 		plain.AddPermission(ctx, "editor", "perm-x")
 		plain.AddMembership(ctx, "alice", "editor")
-
+		eventually(t, 2*time.Second, "the encrypted replica learns that plain names were written", func() bool { return enc.plain.may.Load() })
 		expect(t, "has_permission", true)(enc.HasPermission(ctx, "editor", "perm-x"))
 		expect(t, "has_membership", true)(enc.HasMembership(ctx, "alice", "editor"))
 		expect(t, "user_has_permission", true)(enc.UserHasPermission(ctx, "alice", "perm-x"))
@@ -53,6 +67,30 @@ func TestEncryptionBesidePlainReplica(t *testing.T) {
 		encAZ.Close()
 		again := mustClient(t, openTarget(t, target, encrypted(testPassphrase)), key)
 		expect(t, "user_has_permission after restart", false)(again.UserHasPermission(ctx, "alice", "perm-x"))
+	})
+}
+
+// An encrypted client on a store holding plain names (written before
+// encryption was on) keeps looking for both forms.
+func TestEncryptedClientKeepsFindingOldPlainNames(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		plainAZ := openTarget(t, target, nil)
+		plain := mustClient(t, plainAZ, key)
+		plain.AddRole(ctx, "editor", "")
+		plain.AddPermission(ctx, "editor", "edit")
+		plain.AddMembership(ctx, "sara", "editor")
+		plainAZ.Close()
+
+		enc := mustClient(t, openTarget(t, target, encrypted(testPassphrase)), key)
+		enc.recheckPlain(ctx) // what the background check does
+		if !enc.plain.may.Load() {
+			t.Fatal("plain names in the store, and the client stopped looking for them")
+		}
+		expect(t, "has_permission", true)(enc.HasPermission(ctx, "editor", "edit"))
+		expect(t, "user_has_permission", true)(enc.UserHasPermission(ctx, "sara", "edit"))
+		expect(t, "add_membership of the plain membership creates", false)(enc.AddMembership(ctx, "sara", "editor"))
 	})
 }
 

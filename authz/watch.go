@@ -64,7 +64,7 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	az.clients.Range(func(_ string, c *Client) bool {
 		// An empty cache has nothing to keep right; it is compared once
 		// it holds something (a mismatch then flushes, conservatively).
-		if (only == nil || slices.Contains(only, c.scope.NS)) && c.cache.len() > 0 {
+		if (only == nil || slices.Contains(only, c.scope.NS)) && (c.cache.len() > 0 || c.reliesOnNoPlain()) {
 			nss = append(nss, c.scope.NS)
 			clients[c.scope.NS] = c
 		}
@@ -92,21 +92,34 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 // dropChanged drops from c's cache what the foreign revisions changed,
 // according to the change log: only the users whose memberships changed,
 // when that is all they did; otherwise everything. Whatever cannot be
-// read (no list, entries pruned, the store failing) flushes everything.
+// read (no list, entries pruned, the store failing) flushes everything,
+// and, with encryption on, counts as plain names possibly written.
 func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign []int64) {
 	if foreign != nil {
-		users, all, complete, err := storage.ChangedUsers(ctx, az.db, c.scope, foreign)
-		if err == nil && complete && !all {
-			for _, u := range users {
-				c.cache.invalidateUser(u)
+		ch, err := storage.ChangedUsers(ctx, az.db, c.scope, foreign)
+		if err == nil && ch.Complete {
+			if ch.Plain && c.scope.Names != nil {
+				c.plain.mark() // before invalidating: rebuilds look for both forms
 			}
-			az.log.Debug("decision cache: users changed elsewhere dropped", "client", c.fingerprint,
-				"revision", rev, "users", len(users))
+			if !ch.All {
+				for _, u := range ch.Users {
+					c.cache.invalidateUser(u)
+				}
+				az.log.Debug("decision cache: users changed elsewhere dropped", "client", c.fingerprint,
+					"revision", rev, "users", len(ch.Users))
+				return
+			}
+			c.cache.flush()
+			az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
 			return
 		}
 	}
+	if c.scope.Names != nil {
+		c.plain.mark()
+		az.goBackground(c.recheckPlain)
+	}
 	c.cache.flush()
-	az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
+	az.log.Debug("decision cache flushed: changes elsewhere not in the change log", "client", c.fingerprint, "revision", rev)
 }
 
 // checkEncryptionTurnedOn, in a process without encryption, watches for

@@ -10,6 +10,20 @@ import (
 
 func init() {
 	AddMigration("20261122000100", "change log", changesUp, changesDown)
+	AddMigration("20261122000200", "change log: plain writers", changesPlainUp, changesPlainDown)
+}
+
+// plain marks the entries of writers running without encryption: their
+// names are stored in plain, which a replica with encryption on must then
+// look for too (see Scope.PlainNames).
+func changesPlainUp(ctx context.Context, db *bun.DB) error {
+	_, err := db.ExecContext(ctx, "ALTER TABLE rolegate_changes ADD COLUMN plain BOOLEAN NOT NULL DEFAULT FALSE")
+	return err
+}
+
+func changesPlainDown(ctx context.Context, db *bun.DB) error {
+	_, err := db.ExecContext(ctx, "ALTER TABLE rolegate_changes DROP COLUMN plain")
+	return err
 }
 
 // The change log says, for each recent revision of a namespace, what the
@@ -72,25 +86,25 @@ func (c Change) logValue(s Scope) sql.NullString {
 // and the NOTIFY are one statement: one round trip while the revision row
 // is locked.
 func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, error) {
-	stored := ch.logValue(s)
+	stored, plain := ch.logValue(s), s.Names == nil
 	var rev int64
 	if IsPostgres(db) {
 		err := db.NewRaw(`WITH r AS (
 				INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
 				ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1
 				RETURNING revision),
-			c AS (INSERT INTO rolegate_changes (ns, revision, user_name)
-				SELECT ?, revision, ? FROM r RETURNING revision)
+			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, plain)
+				SELECT ?, revision, ?, ? FROM r RETURNING revision)
 			SELECT c.revision FROM c, (SELECT pg_notify(?, ?)) n`,
-			s.NS, s.NS, stored, ChangesChannel, s.NS).Scan(ctx, &rev)
+			s.NS, s.NS, stored, plain, ChangesChannel, s.NS).Scan(ctx, &rev)
 		return rev, Classify(err)
 	}
 	rev, err := BumpRevision(ctx, db, s.NS)
 	if err != nil {
 		return 0, err
 	}
-	_, err = db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name) VALUES (?, ?, ?)",
-		s.NS, rev, stored).Exec(ctx)
+	_, err = db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, plain) VALUES (?, ?, ?, ?)",
+		s.NS, rev, stored, plain).Exec(ctx)
 	return rev, Classify(err)
 }
 
@@ -101,29 +115,44 @@ func PruneChanges(ctx context.Context, db bun.IDB, ns string, rev int64) error {
 	return Classify(err)
 }
 
-// ChangedUsers reads what the given revisions of the namespace changed:
-// the users whose memberships changed (plain names), or all when any of
-// them may have changed anything. complete is false when some revision
-// has no entry (pruned, or written by something that does not log
-// changes): the caller must then assume anything changed.
-func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (users []string, all, complete bool, err error) {
+// Changes is what some revisions of a namespace changed, from the change
+// log.
+type Changes struct {
+	// Complete: every revision asked for has an entry. When false, nothing
+	// else here is to be trusted: assume anything changed, and that plain
+	// names may have been written.
+	Complete bool
+	// All: some revision may have changed anyone's permissions.
+	All bool
+	// Users: otherwise, the users whose memberships changed (plain names).
+	Users []string
+	// Plain: some revision was written by a process without encryption.
+	Plain bool
+}
+
+// ChangedUsers reads what the given revisions of the namespace changed.
+func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Changes, error) {
 	if len(revs) == 0 {
-		return nil, false, true, nil
+		return Changes{Complete: true}, nil
 	}
 	var rows []struct {
 		Revision int64          `bun:"revision"`
 		User     sql.NullString `bun:"user_name"`
+		Plain    bool           `bun:"plain"`
 	}
-	if err := db.NewRaw("SELECT revision, user_name FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
+	if err := db.NewRaw("SELECT revision, user_name, plain FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
 		s.NS, bun.List(revs)).Scan(ctx, &rows); err != nil {
-		return nil, false, false, Classify(err)
+		return Changes{}, Classify(err)
 	}
 	if len(rows) != len(revs) {
-		return nil, false, false, nil
+		return Changes{}, nil
 	}
+	ch := Changes{Complete: true}
 	for _, r := range rows {
-		if !r.User.Valid {
-			return nil, true, true, nil
+		ch.Plain = ch.Plain || r.Plain
+		if ch.All || !r.User.Valid {
+			ch.All = true
+			continue
 		}
 		if r.User.String == "" {
 			continue // changed no one's permissions
@@ -133,9 +162,13 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (users
 			// Unreadable (tampered, or encrypted by a replica with
 			// encryption on while this one has it off: no valid name holds
 			// a '/'): whoever it was, assume anyone.
-			return nil, true, true, nil
+			ch.All = true
+			continue
 		}
-		users = append(users, u)
+		ch.Users = append(ch.Users, u)
 	}
-	return users, false, true, nil
+	if ch.All {
+		ch.Users = nil
+	}
+	return ch, nil
 }

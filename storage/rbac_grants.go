@@ -16,7 +16,7 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.Names != nil {
+	if s.mayHoldPlain() {
 		// A plaintext grant (written before encryption, or by a replica
 		// without it) counts as the same grant; checked in the insert
 		// itself, which saves a round trip.
@@ -29,14 +29,14 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, ?, ?) ON CONFLICT (ns, role, name) DO NOTHING",
-		s.NS, role, name).Exec(ctx)
+		s.NS, role, s.storedName(name)).Exec(ctx)
 	return affected(res, err)
 }
 
 // DeletePermission revokes a permission from a role.
 func DeletePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (deleted bool, err error) {
 	res, err := db.NewRaw("DELETE FROM rolegate_permissions WHERE ns = ? AND role = ? AND name IN (?)",
-		s.NS, role, bun.List(s.nameForms(name))).Exec(ctx)
+		s.NS, role, bun.List(s.deleteForms(name))).Exec(ctx)
 	return affected(res, err)
 }
 

@@ -12,7 +12,7 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.Names != nil {
+	if s.mayHoldPlain() {
 		// A plaintext membership (written before encryption, or by a replica
 		// without it) counts as the same membership.
 		res, err := db.NewRaw(`INSERT INTO rolegate_memberships (ns, user_name, role)
@@ -24,14 +24,14 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
-		s.NS, user, role).Exec(ctx)
+		s.NS, s.storedName(user), role).Exec(ctx)
 	return affected(res, err)
 }
 
 // DeleteMembership removes the user from the role.
 func DeleteMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) (deleted bool, err error) {
 	res, err := db.NewRaw("DELETE FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
-		s.NS, role, bun.List(s.nameForms(user))).Exec(ctx)
+		s.NS, role, bun.List(s.deleteForms(user))).Exec(ctx)
 	return affected(res, err)
 }
 

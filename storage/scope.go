@@ -2,6 +2,7 @@ package storage
 
 import (
 	"slices"
+	"sync/atomic"
 )
 
 // Codec turns a stored name into its plain form and back. storage/cipher's
@@ -25,6 +26,17 @@ type Scope struct {
 	// encrypted too. Descriptions are read through Names whenever it is
 	// set, so turning this off later still shows plain text.
 	EncryptDescriptions bool
+	// PlainNames, with Names set, says whether the namespace may hold
+	// plain names; nil means it may. While it says no, lookups and the
+	// duplicate check of a write look for the encrypted form only, which
+	// saves SQLite an IN list and a subquery; deletes always look for
+	// both, so that a revoke can never leave a plain twin behind.
+	PlainNames *atomic.Bool
+}
+
+// mayHoldPlain reports whether lookups must look for plain names too.
+func (s Scope) mayHoldPlain() bool {
+	return s.Names != nil && (s.PlainNames == nil || s.PlainNames.Load())
 }
 
 // storedName is how a permission or user name is written.
@@ -36,8 +48,20 @@ func (s Scope) storedName(name string) string {
 }
 
 // nameForms are the stored spellings a lookup must match: the encrypted
-// form, and the plain one for rows written before encryption was on.
+// form, and the plain one while the namespace may hold plain names.
 func (s Scope) nameForms(name string) []string {
+	if s.Names == nil {
+		return []string{name}
+	}
+	if !s.mayHoldPlain() {
+		return []string{s.Names.Encrypt(name)}
+	}
+	return []string{s.Names.Encrypt(name), name}
+}
+
+// deleteForms are the stored spellings a delete removes: always both
+// forms when names are encrypted, whatever PlainNames says.
+func (s Scope) deleteForms(name string) []string {
 	if s.Names == nil {
 		return []string{name}
 	}

@@ -103,7 +103,7 @@ func TestConcurrentMigrations(t *testing.T) {
 		}
 		db := storagetest.OpenTarget(t, target)
 		var n int
-		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 3 {
+		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 4 {
 			t.Fatalf("%d migrations recorded (%v), want each once", n, err)
 		}
 	})
@@ -168,8 +168,8 @@ func TestMigrationLockDiesWithItsHolder(t *testing.T) {
 		t.Fatal("Migrate still waiting 10 s after the lock holder's session ended")
 	}
 	var n int
-	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 3 {
-		t.Fatalf("%d migrations recorded (%v), want 3", n, err)
+	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 4 {
+		t.Fatalf("%d migrations recorded (%v), want 4", n, err)
 	}
 }
 
@@ -259,10 +259,12 @@ func TestChangeLog(t *testing.T) {
 			}
 			check := func(revs []int64, wantUsers []string, wantAll, wantComplete bool) {
 				t.Helper()
-				users, all, complete, err := storage.ChangedUsers(ctx, db, s, revs)
-				slices.Sort(users)
-				if err != nil || !slices.Equal(users, wantUsers) || all != wantAll || complete != wantComplete {
-					t.Fatalf("ChangedUsers(%v) = %v %v %v %v; want %v %v %v", revs, users, all, complete, err, wantUsers, wantAll, wantComplete)
+				ch, err := storage.ChangedUsers(ctx, db, s, revs)
+				slices.Sort(ch.Users)
+				if err != nil || !slices.Equal(ch.Users, wantUsers) || ch.All != wantAll || ch.Complete != wantComplete ||
+					ch.Complete && ch.Plain != (s.Names == nil) {
+					t.Fatalf("ChangedUsers(%v) = %+v, %v; want users %v, all %v, complete %v, plain %v",
+						revs, ch, err, wantUsers, wantAll, wantComplete, s.Names == nil)
 				}
 			}
 			check([]int64{1, 3, 4}, []string{"jack", "sara"}, false, true)
@@ -286,5 +288,39 @@ func TestChangeLog(t *testing.T) {
 			check([]int64{3, 4}, []string{"jack"}, false, true)
 			check([]int64{2, 3}, nil, false, false)
 		}
+	})
+}
+
+// HasPlainNames finds a plain permission or user name in the namespace,
+// and none where every name is encrypted or in another namespace.
+func TestHasPlainNames(t *testing.T) {
+	c, err := cipher.New("plain names test passphrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		enc := storage.Scope{NS: storage.NamespaceOf("enc"), Names: c.ForClient([]byte("enc"))}
+		other := storage.Scope{NS: storage.NamespaceOf("other")}
+		has := func(want bool) {
+			t.Helper()
+			got, err := storage.HasPlainNames(ctx, db, enc.NS, cipher.Prefix)
+			if err != nil || got != want {
+				t.Fatalf("HasPlainNames = %v, %v; want %v", got, err, want)
+			}
+		}
+		has(false)
+		for _, s := range []storage.Scope{enc, other} {
+			storage.AddRole(ctx, db, s, "editor", "")
+			storage.AddPermission(ctx, db, s, "editor", "edit")
+			storage.AddMembership(ctx, db, s, "sara", "editor")
+		}
+		has(false)
+		storage.AddMembership(ctx, db, storage.Scope{NS: enc.NS}, "jack", "editor")
+		has(true)
+		storage.DeleteMembership(ctx, db, enc, "jack", "editor")
+		has(false)
+		storage.AddPermission(ctx, db, storage.Scope{NS: enc.NS}, "editor", "read")
+		has(true)
 	})
 }
