@@ -154,14 +154,17 @@ func BenchmarkEncryptAddedCost(b *testing.B) {
 	})
 }
 
-// encryptOps are the two operations whose added cost is measured, on a
+// encryptOps are the operations whose added cost is measured, on a
 // store holding workload d; i counts the iterations.
 var encryptOps = []struct {
 	name string
 	run  func(ctx context.Context, c *Client, d *benchData, i int) error
 }{
 	{"write", func(ctx context.Context, c *Client, d *benchData, i int) error {
-		return cycleWrite(ctx, c, len(d.rolePerms), i)
+		return cycleWrite(ctx, c, len(d.rolePerms), i, false)
+	}},
+	{"write-scattered", func(ctx context.Context, c *Client, d *benchData, i int) error {
+		return cycleWrite(ctx, c, len(d.rolePerms), i, true)
 	}},
 	{"cold-check", func(ctx context.Context, c *Client, d *benchData, i int) error {
 		return coldCheck(ctx, c, &d.checks[i&511])
@@ -211,10 +214,17 @@ func BenchmarkEncryptCost(b *testing.B) {
 
 // cycleWrite is write i of a cycle of four that leaves the store as it
 // found it: a grant, a membership, the revoke, the removal. The names are
-// new each cycle.
-func cycleWrite(ctx context.Context, c *Client, roles, i int) error {
+// new each cycle: new-user-N and new-perm-N, which land next to each other
+// in the store's indexes, or, scattered, names whose order has nothing to
+// do with N (as user ids and real permission names have), which land
+// anywhere, as encrypted names always do.
+func cycleWrite(ctx context.Context, c *Client, roles, i int, scattered bool) error {
 	n := i / 4
-	user, perm := "new-user-"+strconv.Itoa(n), "new-perm-"+strconv.Itoa(n)
+	id := strconv.Itoa(n)
+	if scattered {
+		id = strconv.FormatUint(uint64(uint32(n)*2654435761), 16) // Knuth's multiplicative hash
+	}
+	user, perm := "new-user-"+id, "new-perm-"+id
 	role := "role-" + strconv.Itoa(n%roles)
 	var changed bool
 	var err error

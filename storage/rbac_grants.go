@@ -36,7 +36,7 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 // DeletePermission revokes a permission from a role.
 func DeletePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (deleted bool, err error) {
 	res, err := db.NewRaw("DELETE FROM rolegate_permissions WHERE ns = ? AND role = ? AND name IN (?)",
-		s.NS, role, bun.List(s.deleteForms(name))).Exec(ctx)
+		s.NS, role, bun.List(s.nameForms(name))).Exec(ctx)
 	return affected(res, err)
 }
 

@@ -31,7 +31,7 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 // DeleteMembership removes the user from the role.
 func DeleteMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) (deleted bool, err error) {
 	res, err := db.NewRaw("DELETE FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
-		s.NS, role, bun.List(s.deleteForms(user))).Exec(ctx)
+		s.NS, role, bun.List(s.nameForms(user))).Exec(ctx)
 	return affected(res, err)
 }
 
