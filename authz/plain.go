@@ -12,9 +12,9 @@ import (
 
 // plainNames tracks, for a client with encryption on, whether its
 // namespace may hold names in plain form (written before encryption was
-// on, or by a replica still running without it). While it may not, reads
-// and the duplicate check of writes look for the encrypted form only
-// (storage.Scope.PlainNames); deletes always look for both.
+// on, or by a replica still running without it). While it may not,
+// lookups, deletes and the duplicate check of writes look for the
+// encrypted form only (storage.Scope.PlainNames).
 //
 // It starts as "may" and a check of the store in the background clears it
 // when there are none. A change from another replica running without
