@@ -37,8 +37,11 @@ type Authz struct {
 	mount    restMountState // where Mount put the routes, for the 404/405 handlers
 	evicting sync.Mutex     // one sweep of client handles at a time
 	checking sync.Mutex     // one revision check at a time
-	refusals *refusalBudget // how many refusals the audit log may take
-	memos    memoBudgetUse  // entries of all clients' codec memos
+	// sqliteWriters queues this process's writes on SQLite; nil on
+	// PostgreSQL, where writers of different clients run in parallel.
+	sqliteWriters *sync.Mutex
+	refusals      *refusalBudget // how many refusals the audit log may take
+	memos         memoBudgetUse  // entries of all clients' codec memos
 
 	closed atomic.Bool
 	// encryptedElsewhere: running without encryption, this process saw
@@ -82,6 +85,9 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond)}
 	az.memos.max = memoBudget
+	if !storage.IsPostgres(db) {
+		az.sqliteWriters = &sync.Mutex{}
+	}
 	az.bg, az.stop = context.WithCancel(context.Background())
 	if err := az.init(ctx); err != nil {
 		az.closed.Store(true)

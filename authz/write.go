@@ -34,6 +34,15 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	if c.az.encryptedElsewhere.Load() {
 		return false, ErrEncryptionRequired
 	}
+	if c.az.sqliteWriters != nil {
+		// SQLite has one writer at a time, and a writer that finds the
+		// lock taken polls for it with sleeps of up to 100 ms (its busy
+		// timeout). Writers of this process queue here instead and start
+		// the moment the previous one commits; other processes sharing the
+		// file still meet the busy timeout.
+		c.az.sqliteWriters.Lock()
+		defer c.az.sqliteWriters.Unlock()
+	}
 	var changed bool
 	var rev int64
 	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
