@@ -96,7 +96,7 @@ func (t *pairTimes) report(b *testing.B) {
 // each iteration so that load on the machine hits both alike. ns/op is
 // the pair; added-ns/op is the cost of encryption.
 //
-//	go test -run x -bench EncryptAddedCost -benchmem -count 5 ./authz/
+//	go test -run '^$' -bench EncryptAddedCost -benchmem -count 5 ./authz/
 //
 // write/<size>: the store holds the check benchmark's workload (small,
 // medium, large), and the writes cycle through a grant, a membership, the
@@ -174,7 +174,7 @@ var encryptOps = []struct {
 // BenchmarkEncryptCost is the same work as BenchmarkEncryptAddedCost,
 // one mode per sub-benchmark, named for benchstat's column grouping:
 //
-//	go test -run x -bench EncryptCost -count 10 ./authz/ > cost.txt
+//	go test -run '^$' -bench EncryptCost -count 10 ./authz/ > cost.txt
 //	benchstat -col /mode cost.txt
 //
 // It is also the benchmark to count instructions with, which the
@@ -184,7 +184,7 @@ var encryptOps = []struct {
 //
 //	go test -c -o authz.test ./authz/
 //	for n in 200 1200; do GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind \
-//	  ./authz.test -test.run x -test.bench 'EncryptCost/op=write/size=small/mode=plain$' -test.benchtime ${n}x; done
+//	  ./authz.test -test.run '^$' -test.bench 'EncryptCost/op=write/size=small/mode=plain$' -test.benchtime ${n}x; done
 //	# (Collected at 1200 - Collected at 200) / 1000 = instructions per write
 //
 // (asyncpreemptoff: callgrind cannot follow the signals Go's preemption
