@@ -68,11 +68,7 @@ func TestEncryptedClientKeepsFindingOldPlainNames(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
 		key := newKey()
-		plainAZ := openTarget(t, target, nil)
-		plain := mustClient(t, plainAZ, key)
-		plain.AddRole(ctx, "editor", "")
-		plain.AddPermission(ctx, "editor", "edit")
-		plain.AddMembership(ctx, "sara", "editor")
+		plainAZ, _ := plainEditor(t, target, key, "sara")
 		plainAZ.Close()
 
 		enc := mustClient(t, openTarget(t, target, encrypted(testPassphrase)), key)
@@ -204,11 +200,7 @@ func TestPlainReplicaSeesEncryptedRevoke(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
 		key := newKey()
-		plainAZ := openTarget(t, target, nil)
-		plain := mustClient(t, plainAZ, key)
-		plain.AddRole(ctx, "editor", "")
-		plain.AddPermission(ctx, "editor", "edit")
-		plain.AddMembership(ctx, "alice", "editor")
+		plainAZ, plain := plainEditor(t, target, key, "alice")
 		enc := mustClient(t, openTarget(t, target, encrypted(testPassphrase)), key)
 		expect(t, "the plain replica grants alice", true)(plain.UserHasPermission(ctx, "alice", "edit"))
 		plainAZ.checkRevisions(ctx, nil)
@@ -217,4 +209,17 @@ func TestPlainReplicaSeesEncryptedRevoke(t *testing.T) {
 		plainAZ.checkRevisions(ctx, nil)
 		expect(t, "the plain replica after the revoke elsewhere", false)(plain.UserHasPermission(ctx, "alice", "edit"))
 	})
+}
+
+// plainEditor opens a replica without encryption on target, where the role
+// editor holds edit and user is its member.
+func plainEditor(t *testing.T, target storagetest.Target, key, user string) (*Authz, *Client) {
+	t.Helper()
+	ctx := context.Background()
+	az := openTarget(t, target, nil)
+	c := mustClient(t, az, key)
+	expect(t, "add_role", true)(c.AddRole(ctx, "editor", ""))
+	expect(t, "add_permission", true)(c.AddPermission(ctx, "editor", "edit"))
+	expect(t, "add_membership", true)(c.AddMembership(ctx, user, "editor"))
+	return az, c
 }
