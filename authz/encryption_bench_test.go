@@ -177,18 +177,10 @@ var encryptOps = []struct {
 //	go test -run '^$' -bench EncryptCost -count 10 ./authz/ > cost.txt
 //	benchstat -col /mode cost.txt
 //
-// It is also the benchmark to count instructions with, which the
-// machine's load does not disturb: callgrind counts every instruction the
-// process executes (not the kernel's), so two runs of different lengths
-// give the instructions per operation by difference:
-//
-//	go test -c -o authz.test ./authz/
-//	for n in 200 1200; do GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind \
-//	  ./authz.test -test.run '^$' -test.bench 'EncryptCost/op=write/size=small/mode=plain$' -test.benchtime ${n}x; done
-//	# (Collected at 1200 - Collected at 200) / 1000 = instructions per write
-//
-// (asyncpreemptoff: callgrind cannot follow the signals Go's preemption
-// sends.)
+// Counting instructions with callgrind (two run lengths, the difference
+// per operation) was tried and dropped: the Go runtime's background work
+// runs on the clock, and under callgrind's slowdown it made the counts per
+// operation swing by a factor of two between runs.
 func BenchmarkEncryptCost(b *testing.B) {
 	ctx := context.Background()
 	for _, op := range encryptOps {
@@ -212,9 +204,8 @@ func BenchmarkEncryptCost(b *testing.B) {
 	}
 }
 
-// quietWatcher slows the revision poll to once an hour: it runs on the
-// clock, so under callgrind (many times slower) it would add instructions
-// in proportion to the run's length rather than to its operations.
+// quietWatcher slows the revision poll to once an hour: it is background
+// work on the clock, not part of the operation measured.
 func quietWatcher(mod func(*Config)) func(*Config) {
 	return func(c *Config) {
 		if mod != nil {
