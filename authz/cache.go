@@ -21,6 +21,10 @@ type clientCache struct {
 	users       *xsync.MapOf[string, *userEntry]
 	gen         atomic.Uint64
 	memberEpoch atomic.Uint64
+	// building counts the entries being read from the store now: a cache
+	// that is empty but building must still follow other replicas'
+	// changes, or a build that read before a change could publish after.
+	building atomic.Int32
 	// revs is the store revision this cache is known to reflect.
 	revs revisions
 

@@ -127,3 +127,32 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 		}
 	}
 }
+
+// A client whose cache is empty but building an entry follows other
+// replicas' changes, so that a build that read the store before a change
+// cannot publish after it unnoticed; an idle empty cache is left alone.
+func TestRevisionCheckFollowsBuildingCaches(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		slow := func(c *Config) { c.RevisionCheckInterval = time.Hour }
+		a, b := openTarget(t, target, slow), openTarget(t, target, slow)
+		key := newKey()
+		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
+		expect(t, "add_role elsewhere", true)(cb.AddRole(ctx, "editor", ""))
+		known := func() int64 {
+			ca.cache.revs.mu.Lock()
+			defer ca.cache.revs.mu.Unlock()
+			return ca.cache.revs.known
+		}
+		a.checkRevisions(ctx, nil)
+		if known() != 0 {
+			t.Fatalf("an idle empty cache was compared (known %d)", known())
+		}
+		ca.cache.building.Add(1) // as load does while it reads the store
+		a.checkRevisions(ctx, nil)
+		ca.cache.building.Add(-1)
+		if known() != 1 {
+			t.Fatalf("a building cache was not compared (known %d, want 1)", known())
+		}
+	})
+}

@@ -69,6 +69,8 @@ func (c *Client) load(ctx context.Context, user string) (*userEntry, error) {
 	if !ValidName(user) {
 		return nil, nil // not found, and not cached: junk cannot fill memory
 	}
+	c.cache.building.Add(1)
+	defer c.cache.building.Add(-1)
 	t := c.cache.ticket()
 	roles, perms, err := storage.UserGrants(ctx, c.az.db, c.scope, user)
 	if err != nil {

@@ -62,11 +62,13 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	var nss []string
 	clients := map[string]*Client{}
 	az.clients.Range(func(_ string, c *Client) bool {
-		// An empty cache has nothing to keep right; it is compared once
-		// it holds something (a mismatch then flushes, conservatively).
-		// A client that looks for encrypted names only is compared
-		// always: other replicas' changes say when to stop.
-		if (only == nil || slices.Contains(only, c.scope.NS)) && (c.cache.len() > 0 || c.reliesOnNoPlain()) {
+		// An empty cache has nothing to keep right, unless an entry is
+		// being built; it is compared once it holds something (a mismatch
+		// then flushes, conservatively). A client that looks for encrypted
+		// names only is compared always: other replicas' changes say when
+		// to stop.
+		if (only == nil || slices.Contains(only, c.scope.NS)) &&
+			(c.cache.len() > 0 || c.cache.building.Load() > 0 || c.reliesOnNoPlain()) {
 			nss = append(nss, c.scope.NS)
 			clients[c.scope.NS] = c
 		}
