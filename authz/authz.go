@@ -228,6 +228,9 @@ func (c *Client) drop() {
 	c.cache.detach()
 	if m, ok := c.scope.Names.(*memoCodec); ok {
 		m.release()
+		// No revision check follows it any more, so it cannot learn of
+		// plain names written elsewhere: look for both forms from now on.
+		c.plain.pin()
 	}
 }
 
@@ -244,9 +247,8 @@ func (az *Authz) newClient(key string) *Client {
 	}
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}
 	if az.cipher != nil {
-		c.plain.may.Store(true)
 		c.scope.PlainNames = &c.plain.may
-		az.goBackground(c.recheckPlain)
+		c.suspectPlain()
 	}
 	return c
 }

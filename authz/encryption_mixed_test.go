@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -224,4 +225,63 @@ func plainEditor(t *testing.T, target storagetest.Target, key, user string) (*Au
 	expect(t, "add_permission", true)(c.AddPermission(ctx, "editor", "edit"))
 	expect(t, "add_membership", true)(c.AddMembership(ctx, user, "editor"))
 	return az, c
+}
+
+// A client handle dropped from the client table (more keys than
+// AUTH_MAX_CLIENTS) is followed by no revision check, so it looks for
+// plain names for good: a plain grant written elsewhere afterwards is
+// found, and revoked.
+func TestDroppedHandleLooksForPlainNames(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		encAZ := openTarget(t, target, func(c *Config) {
+			encrypted(testPassphrase)(c)
+			c.MaxClients = 10
+		})
+		enc := mustClient(t, encAZ, key)
+		eventually(t, 2*time.Second, "the client finds no plain names", func() bool { return !enc.plain.may.Load() })
+		for range 30 {
+			mustClient(t, encAZ, newKey())
+		}
+		if !enc.cache.detached.Load() {
+			t.Fatal("the handle was not dropped from the client table")
+		}
+		if !enc.plain.may.Load() {
+			t.Fatal("a dropped handle still looks for encrypted names only")
+		}
+
+		plain := mustClient(t, openTarget(t, target, func(c *Config) { c.RevisionCheckInterval = time.Hour }), key)
+		expect(t, "add_role on the plain replica", true)(plain.AddRole(ctx, "editor", ""))
+		expect(t, "add_permission on the plain replica", true)(plain.AddPermission(ctx, "editor", "perm-x"))
+		expect(t, "has_permission on the dropped handle", true)(enc.HasPermission(ctx, "editor", "perm-x"))
+		expect(t, "del_permission on the dropped handle", true)(enc.DelPermission(ctx, "editor", "perm-x"))
+		if left := rawStrings(t, encAZ, "SELECT name FROM rolegate_permissions WHERE ns = ?", enc.scope.NS); len(left) != 0 {
+			t.Fatalf("grants left after the revoke: %q", left)
+		}
+	})
+}
+
+// More than maxLocalRevisions of our own writes above a foreign revision
+// nobody has read skip it without reading its change log entry: the
+// client must then look for plain names again, since that revision may
+// have written some.
+func TestOwnWriteOverflowLooksForPlainNames(t *testing.T) {
+	target := storagetest.SQLite(t)
+	ctx := context.Background()
+	key := newKey()
+	slow := func(c *Config) { c.RevisionCheckInterval = time.Hour }
+	encAZ := openTarget(t, target, func(c *Config) { encrypted(testPassphrase)(c); slow(c) })
+	enc := mustClient(t, encAZ, key)
+	expect(t, "add_role", true)(enc.AddRole(ctx, "editor", ""))
+	encAZ.checkRevisions(ctx, nil)
+	eventually(t, 2*time.Second, "the client finds no plain names", func() bool { return !enc.plain.may.Load() })
+
+	plain := mustClient(t, openTarget(t, target, slow), key)
+	expect(t, "add_permission on the plain replica", true)(plain.AddPermission(ctx, "editor", "perm-x"))
+	for i := range maxLocalRevisions + 1 {
+		expect(t, "add_role", true)(enc.AddRole(ctx, "role-"+strconv.Itoa(i), ""))
+	}
+	encAZ.checkRevisions(ctx, nil)
+	expect(t, "has_permission of the grant written in plain", true)(enc.HasPermission(ctx, "editor", "perm-x"))
 }

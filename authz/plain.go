@@ -23,9 +23,11 @@ import (
 // afterwards see the plain names. A check that started before such a mark
 // does not clear it.
 type plainNames struct {
-	may   atomic.Bool
-	mu    sync.Mutex
-	marks uint64 // how often mark was called, so a stale check cannot clear a newer mark
+	may      atomic.Bool
+	checking atomic.Bool // a recheck is running: at most one at a time
+	mu       sync.Mutex
+	marks    uint64 // how often mark was called, so a stale check cannot clear a newer mark
+	pinned   bool   // marked for good: nothing follows this client's changes any more
 }
 
 func (p *plainNames) mark() {
@@ -33,6 +35,33 @@ func (p *plainNames) mark() {
 	defer p.mu.Unlock()
 	p.marks++
 	p.may.Store(true)
+}
+
+// pin marks for good: used when the client leaves the client table, after
+// which no revision check follows it.
+func (p *plainNames) pin() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pinned = true
+	p.may.Store(true)
+}
+
+// suspectPlain marks the client as maybe holding plain names and has the
+// store checked again in the background (one check at a time), which
+// clears the mark if there are none. Called when another replica wrote
+// without encryption, and when revisions went by unexplained.
+func (c *Client) suspectPlain() {
+	if c.scope.Names == nil {
+		return
+	}
+	c.plain.mark()
+	if !c.plain.checking.CompareAndSwap(false, true) {
+		return
+	}
+	c.az.goBackground(func(ctx context.Context) {
+		defer c.plain.checking.Store(false)
+		c.recheckPlain(ctx)
+	})
 }
 
 // recheckPlain asks the store whether the client's namespace holds plain
@@ -51,7 +80,7 @@ func (c *Client) recheckPlain(ctx context.Context) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.marks == marks {
+	if p.marks == marks && !p.pinned {
 		p.may.Store(false)
 	}
 }

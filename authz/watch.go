@@ -102,8 +102,8 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign 
 	if foreign != nil {
 		ch, err := storage.ChangedUsers(ctx, az.db, c.scope, foreign)
 		if err == nil && ch.Complete {
-			if ch.Plain && c.scope.Names != nil {
-				c.plain.mark() // before invalidating: rebuilds look for both forms
+			if ch.Plain {
+				c.suspectPlain() // before invalidating: rebuilds look for both forms
 			}
 			if !ch.All {
 				for _, u := range ch.Users {
@@ -118,10 +118,7 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign 
 			return
 		}
 	}
-	if c.scope.Names != nil {
-		c.plain.mark()
-		az.goBackground(c.recheckPlain)
-	}
+	c.suspectPlain()
 	c.cache.flush()
 	az.log.Debug("decision cache flushed: changes elsewhere not in the change log", "client", c.fingerprint, "revision", rev)
 }

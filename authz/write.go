@@ -65,6 +65,9 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			// listener before this goroutine runs again; no one else can
 			// take this revision while our transaction holds its row.
 			if c.cache.revs.ours(rev) {
+				// The bookkeeping overflowed and skipped revisions nobody
+				// has read the change log of: they may be anything.
+				c.suspectPlain()
 				c.cache.flush()
 			}
 		}
