@@ -12,30 +12,15 @@ func TestCacheStoreRacesInvalidation(t *testing.T) {
 	cc := newClientCache(8)
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			cc.invalidateUser("u")
-			cc.users.Delete("u") // as evict or flush would
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			cc.lookup("u") // must not panic
-		}
-	}()
+	repeatUntil(stop, &wg, func() bool {
+		cc.invalidateUser("u")
+		cc.users.Delete("u") // as evict or flush would
+		return true
+	})
+	repeatUntil(stop, &wg, func() bool {
+		cc.lookup("u") // must not panic
+		return true
+	})
 	for range 200_000 {
 		tk := cc.ticket()
 		cc.store("u", tk, []string{"r"}, []string{"p"})
@@ -55,4 +40,23 @@ func TestCacheStoreRacesInvalidation(t *testing.T) {
 	if cc.lookup("v") != nil {
 		t.Fatal("an entry read before an invalidation was published after it")
 	}
+}
+
+// repeatUntil runs fn over and over in a goroutine counted by wg, until
+// stop is closed or fn returns false.
+func repeatUntil(stop <-chan struct{}, wg *sync.WaitGroup, fn func() bool) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if !fn() {
+				return
+			}
+		}
+	}()
 }

@@ -336,21 +336,13 @@ func TestConcurrentChecksAndWrites(t *testing.T) {
 		var wg sync.WaitGroup
 		stop := make(chan struct{})
 		for i := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					if _, err := c.UserHasPermission(ctx, fmt.Sprintf("u%d", i%2), "p"); err != nil {
-						t.Error(err)
-						return
-					}
+			repeatUntil(stop, &wg, func() bool {
+				if _, err := c.UserHasPermission(ctx, fmt.Sprintf("u%d", i%2), "p"); err != nil {
+					t.Error(err)
+					return false
 				}
-			}()
+				return true
+			})
 		}
 		for i := range 30 {
 			if i%2 == 0 {
