@@ -18,8 +18,6 @@ var (
 	// ErrProviderUnavailable means a provider could not be reached or
 	// answered with a server error; login fails closed with 503.
 	ErrProviderUnavailable = errors.New("identity provider unavailable")
-	// errInvalidToken means the provider's tokens do not verify.
-	errInvalidToken = errors.New("provider tokens do not verify")
 )
 
 // apiError is a refusal with its HTTP status, code and safe message.

@@ -32,11 +32,10 @@ type provider struct {
 	now     func() time.Time
 	clients map[string]bool
 
-	mu       sync.Mutex
-	ready    *oidcState
-	lastErr  error
-	lastTry  time.Time
-	discover func(ctx context.Context) (*oidcState, error)
+	mu      sync.Mutex
+	ready   *oidcState
+	lastErr error
+	lastTry time.Time
 }
 
 // oidcState is what discovery yields.
