@@ -33,6 +33,8 @@ type restRoute struct {
 	// run performs the operation and returns the status, message and data
 	// of the success envelope.
 	run func(call *restCall) (int, string, any, error)
+	// stream, instead of run, writes a list entry by entry (restStream).
+	stream func(call *restCall, w *restListWriter) error
 }
 
 // restParam is a URL parameter and the kind of name it holds, for error
@@ -85,6 +87,10 @@ func (az *Authz) restHandler(rt restRoute) gin.HandlerFunc {
 				az.restFail(c, ctx, rt, call, restRefuse(err))
 				return
 			}
+		}
+		if rt.stream != nil {
+			az.restStream(c, ctx, rt, call)
+			return
 		}
 		status, message, data, err := rt.run(call)
 		if err != nil {
@@ -209,16 +215,6 @@ func restDeletedAnswer(ok bool, what string) (int, string, any, error) {
 		return http.StatusOK, what + " deleted", restDeleted{Deleted: true}, nil
 	}
 	return http.StatusOK, what + " not found; nothing deleted", restDeleted{Deleted: false}, nil
-}
-
-// restEntries turns a sorted list of names into list entries, after the page.
-func restEntries[E any](names []string, p restPage, wrap func(string) E) []E {
-	names = restPaginate(names, p, func(s string) string { return s })
-	out := make([]E, len(names))
-	for i, n := range names {
-		out[i] = wrap(n)
-	}
-	return out
 }
 
 func restAsName(s string) restNameEntry { return restNameEntry{Name: s} }

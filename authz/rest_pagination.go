@@ -64,19 +64,3 @@ func restParseLimit(v string) (int, error) {
 	}
 	return n, nil
 }
-
-// restPaginate applies p to items, which are sorted by key in byte order
-// (the library's order): the entries after p.after, at most p.limit.
-func restPaginate[T any](items []T, p restPage, key func(T) string) []T {
-	if p.after != "" {
-		i := 0
-		for i < len(items) && key(items[i]) <= p.after {
-			i++
-		}
-		items = items[i:]
-	}
-	if p.limit > 0 && len(items) > p.limit {
-		items = items[:p.limit]
-	}
-	return items
-}

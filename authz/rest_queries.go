@@ -1,6 +1,10 @@
 package authz
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/rolegate/rolegate/storage"
+)
 
 // restQueryRoutes: has_permission and the list endpoints of users, roles
 // and permissions.
@@ -12,21 +16,12 @@ func restQueryRoutes() []restRoute {
 	roleResource := func(call *restCall) string { return "role:" + call.args[0] }
 	permResource := func(call *restCall) string { return "permission:" + call.cl.scope.AuditName(call.args[0]) }
 	list := func(path, action string, params []restParam, resource func(*restCall) string,
-		get func(*restCall) ([]string, error), wrap func([]string, restPage) any) restRoute {
+		each func(*restCall, *restListWriter) error) restRoute {
 		return restRoute{
 			method: http.MethodGet, path: path, action: action, params: params, list: true, resource: resource,
-			run: func(call *restCall) (int, string, any, error) {
-				names, err := get(call)
-				if err != nil {
-					return 0, "", nil, err
-				}
-				return http.StatusOK, "ok", wrap(names, call.page), nil
-			},
+			stream: each,
 		}
 	}
-	names := func(v []string, p restPage) any { return restEntries(v, p, restAsName) }
-	users := func(v []string, p restPage) any { return restEntries(v, p, restAsUser) }
-	roles := func(v []string, p restPage) any { return restEntries(v, p, restAsRole) }
 	return []restRoute{{
 		method: http.MethodGet, path: "/api/has_permission/:user/:name", action: "user_has_permission",
 		params: []restParam{{"user", "user"}, {"name", "permission"}},
@@ -41,16 +36,34 @@ func restQueryRoutes() []restRoute {
 		},
 	},
 		list("/api/user_permissions/:user", "get_user_permissions", user, userResource,
-			func(call *restCall) ([]string, error) { return call.cl.GetUserPermissions(call.ctx, call.args[0]) }, names),
+			func(call *restCall, w *restListWriter) error {
+				return storage.EachUserPermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+					restEachName(w, restAsName))
+			}),
 		list("/api/user_roles/:user", "get_user_roles", user, userResource,
-			func(call *restCall) ([]string, error) { return call.cl.GetUserRoles(call.ctx, call.args[0]) }, roles),
+			func(call *restCall, w *restListWriter) error {
+				return storage.EachUserRole(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+					restEachName(w, restAsRole))
+			}),
 		list("/api/role_permissions/:role", "get_permissions", role, roleResource,
-			func(call *restCall) ([]string, error) { return call.cl.GetPermissions(call.ctx, call.args[0]) }, names),
+			func(call *restCall, w *restListWriter) error {
+				return storage.EachRolePermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+					restEachName(w, restAsName))
+			}),
 		list("/api/members/:role", "get_role_members", role, roleResource,
-			func(call *restCall) ([]string, error) { return call.cl.GetRoleMembers(call.ctx, call.args[0]) }, users),
+			func(call *restCall, w *restListWriter) error {
+				return storage.EachRoleMember(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+					restEachName(w, restAsUser))
+			}),
 		list("/api/which_roles_can/:name", "which_roles_can", perm, permResource,
-			func(call *restCall) ([]string, error) { return call.cl.WhichRolesCan(call.ctx, call.args[0]) }, roles),
+			func(call *restCall, w *restListWriter) error {
+				return storage.EachWhichRoleCan(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+					restEachName(w, restAsRole))
+			}),
 		list("/api/which_users_can/:name", "which_users_can", perm, permResource,
-			func(call *restCall) ([]string, error) { return call.cl.WhichUsersCan(call.ctx, call.args[0]) }, users),
+			func(call *restCall, w *restListWriter) error {
+				return storage.EachWhichUserCan(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+					restEachName(w, restAsUser))
+			}),
 	}
 }

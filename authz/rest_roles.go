@@ -18,12 +18,15 @@ func restRoleRoutes() []restRoute {
 	roleResource := func(call *restCall) string { return "role:" + call.args[0] }
 	return []restRoute{{
 		method: http.MethodGet, path: "/api/roles", action: "roles", list: true,
-		run: func(call *restCall) (int, string, any, error) {
-			roles, err := call.cl.Roles(call.ctx)
-			if err != nil {
-				return 0, "", nil, err
-			}
-			return http.StatusOK, "ok", restPaginate(roles, call.page, func(r Role) string { return r.Role }), nil
+		stream: func(call *restCall, w *restListWriter) error {
+			return storage.EachRole(call.ctx, call.cl.az.db, call.cl.scope, call.window(), func(roles []storage.Role) error {
+				for _, r := range roles {
+					if err := w.entry(Role{Role: r.Name, Description: r.Description}); err != nil {
+						return err
+					}
+				}
+				return w.flush()
+			})
 		},
 	}, {
 		method: http.MethodPost, path: "/api/role/:role", action: "add_role", params: roleParam, write: true,

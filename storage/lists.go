@@ -1,0 +1,264 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+
+	"github.com/uptrace/bun"
+)
+
+// ListWindow bounds how a list is read: the entries after After (a name;
+// "" for the first), at most Limit of them (0: all), read from the store
+// at most Window entries at a time. The Each* functions hand each window
+// to a callback and then forget it, so a list of any length is read in
+// memory that grows with Window, not with the list; a caller that writes
+// each window out (the REST API) answers a list of 100,000 entries as
+// cheaply as one of 1,000. Windows are separate queries: an entry added or
+// removed while a list is read may or may not be in it, but no entry is
+// listed twice and the order (Go's byte order of the plain names) holds.
+type ListWindow struct {
+	After  string
+	Limit  int
+	Window int // 0 or less: 1000
+}
+
+func (w ListWindow) size(sent int) int {
+	n := w.Window
+	if n <= 0 {
+		n = 1000
+	}
+	if w.Limit > 0 && w.Limit-sent < n {
+		n = w.Limit - sent
+	}
+	return n
+}
+
+// EachRole calls fn with the roles of the namespace, window by window,
+// sorted by name.
+func EachRole(ctx context.Context, db bun.IDB, s Scope, w ListWindow, fn func([]Role) error) error {
+	after, sent := w.After, 0
+	for {
+		n := w.size(sent)
+		if n <= 0 {
+			return nil
+		}
+		rows, err := db.QueryContext(ctx, "SELECT name, description FROM rolegate_roles WHERE ns = ? AND name"+
+			byteOrder(db)+" > ? ORDER BY name"+byteOrder(db)+" LIMIT ?", s.NS, after, n)
+		if err != nil {
+			return Classify(err)
+		}
+		page := make([]Role, 0, n)
+		for rows.Next() {
+			var r Role
+			if err := rows.Scan(&r.Name, &r.Description); err != nil {
+				rows.Close()
+				return Classify(err)
+			}
+			if r.Description, err = s.plainDescription(r.Description); err != nil {
+				rows.Close()
+				return err
+			}
+			page = append(page, r)
+		}
+		if err := closeRows(rows); err != nil {
+			return err
+		}
+		if len(page) > 0 {
+			if err := fn(page); err != nil {
+				return err
+			}
+		}
+		if len(page) < n {
+			return nil
+		}
+		after, sent = page[len(page)-1].Name, sent+len(page)
+	}
+}
+
+// EachUserRole calls fn with the roles the user is a member of, window by
+// window, sorted.
+func EachUserRole(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
+	return eachPlain(ctx, db, w, "role", "rolegate_memberships WHERE ns = ? AND user_name IN (?)",
+		[]any{s.NS, bun.List(s.nameForms(user))}, fn)
+}
+
+// EachWhichRoleCan calls fn with the roles that hold the permission,
+// window by window, sorted.
+func EachWhichRoleCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
+	return eachPlain(ctx, db, w, "role", "rolegate_permissions WHERE ns = ? AND name IN (?)",
+		[]any{s.NS, bun.List(s.nameForms(name))}, fn)
+}
+
+// EachRolePermission calls fn with a role's permissions, window by window,
+// sorted; ErrRoleNotFound (before any call) when the role does not exist.
+func EachRolePermission(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
+	if err := requireRole(ctx, db, s, role); err != nil {
+		return err
+	}
+	return eachStored(ctx, db, s, w, "name", "rolegate_permissions WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
+}
+
+// EachRoleMember calls fn with a role's members, window by window, sorted;
+// ErrRoleNotFound (before any call) when the role does not exist.
+func EachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
+	if err := requireRole(ctx, db, s, role); err != nil {
+		return err
+	}
+	return eachStored(ctx, db, s, w, "user_name", "rolegate_memberships WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
+}
+
+// EachWhichUserCan calls fn with the users that hold the permission through
+// any role, window by window, sorted.
+func EachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
+	return eachStored(ctx, db, s, w, "m.user_name", `rolegate_memberships m
+		JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
+		WHERE m.ns = ? AND p.name IN (?)`, []any{s.NS, bun.List(s.nameForms(name))}, fn)
+}
+
+// EachUserPermission calls fn with the permissions the user holds through
+// any role, window by window, sorted.
+func EachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
+	return eachStored(ctx, db, s, w, "p.name", `rolegate_memberships m
+		JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
+		WHERE m.ns = ? AND m.user_name IN (?)`, []any{s.NS, bun.List(s.nameForms(user))}, fn)
+}
+
+// byteOrder is the collation that orders and compares text in Go's byte
+// order: PostgreSQL's default collation may follow a locale; SQLite's
+// BINARY is memcmp, which for UTF-8 is byte order already.
+func byteOrder(db bun.IDB) string {
+	if IsPostgres(db) {
+		return ` COLLATE "C"`
+	}
+	return ""
+}
+
+// eachPlain pages through a column stored in plain form (role names) in
+// SQL: each window is the next n distinct values after the last one sent.
+// from is the query after FROM, ending in its WHERE conditions.
+func eachPlain(ctx context.Context, db bun.IDB, w ListWindow, col, from string, args []any, fn func([]string) error) error {
+	after, sent := w.After, 0
+	for {
+		n := w.size(sent)
+		if n <= 0 {
+			return nil
+		}
+		// ORDER BY 1: PostgreSQL wants the ordering of a DISTINCT in its
+		// select list, and the collated column is another expression.
+		q := "SELECT DISTINCT " + col + byteOrder(db) + " FROM " + from + " AND " + col + byteOrder(db) +
+			" > ? ORDER BY 1 LIMIT ?"
+		rows, err := db.QueryContext(ctx, q, append(slices.Clip(args), after, n)...)
+		if err != nil {
+			return Classify(err)
+		}
+		page := make([]string, 0, n)
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				rows.Close()
+				return Classify(err)
+			}
+			page = append(page, v)
+		}
+		if err := closeRows(rows); err != nil {
+			return err
+		}
+		if len(page) > 0 {
+			if err := fn(page); err != nil {
+				return err
+			}
+		}
+		if len(page) < n {
+			return nil
+		}
+		after, sent = page[len(page)-1], sent+len(page)
+	}
+}
+
+// eachStored lists a column of permission or user names, which may be
+// stored encrypted. Without encryption it pages in SQL like eachPlain.
+// With it, the store cannot order or compare plain names, so each window
+// is one pass over the rows that keeps only the n smallest plain names
+// after the last one sent: memory stays at about 2n names whatever the
+// length of the list, at the price of one pass per window (a list of
+// 100,000 encrypted names with the default window is 100 passes; lists
+// shorter than a window, the common case, take one).
+func eachStored(ctx context.Context, db bun.IDB, s Scope, w ListWindow, col, from string, args []any, fn func([]string) error) error {
+	if s.Names == nil {
+		return eachPlain(ctx, db, w, col, from, args, fn)
+	}
+	after, sent := w.After, 0
+	q := "SELECT " + col + " FROM " + from
+	for {
+		n := w.size(sent)
+		if n <= 0 {
+			return nil
+		}
+		page, more, err := smallestAfter(ctx, db, s, q, args, after, n)
+		if err != nil {
+			return err
+		}
+		if len(page) > 0 {
+			if err := fn(page); err != nil {
+				return err
+			}
+		}
+		if !more {
+			return nil
+		}
+		after, sent = page[len(page)-1], sent+len(page)
+	}
+}
+
+// smallestAfter reads every row of q and returns the n smallest distinct
+// plain names greater than after, sorted, and whether there are more.
+func smallestAfter(ctx context.Context, db bun.IDB, s Scope, q string, args []any, after string, n int) ([]string, bool, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, false, Classify(err)
+	}
+	keep := make([]string, 0, 2*n)
+	more := false
+	trim := func() {
+		slices.Sort(keep)
+		keep = slices.Compact(keep)
+		if len(keep) > n {
+			more = true
+			clear(keep[n:])
+			keep = keep[:n]
+		}
+	}
+	for rows.Next() {
+		var stored string
+		if err := rows.Scan(&stored); err != nil {
+			rows.Close()
+			return nil, false, Classify(err)
+		}
+		p, err := s.plainName(stored)
+		if err != nil {
+			rows.Close()
+			return nil, false, err
+		}
+		if p <= after || (len(keep) >= n && more && p >= keep[n-1]) {
+			continue
+		}
+		keep = append(keep, p)
+		if len(keep) == cap(keep) {
+			trim()
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, false, err
+	}
+	trim()
+	return keep, more, nil
+}
+
+func closeRows(rows *sql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return Classify(err)
+}
