@@ -74,6 +74,10 @@ func (az *Authz) restHandler(rt restRoute) gin.HandlerFunc {
 			return
 		}
 		call := &restCall{c: c, ctx: ctx, cl: cl, args: make([]string, 0, len(rt.params))}
+		if err := restCheckQuery(c); err != nil {
+			az.restFail(c, ctx, rt, call, restRefuse(err))
+			return
+		}
 		for _, p := range rt.params {
 			v := c.Param(p.name)
 			if err := checkNames(p.kind, v); err != nil {

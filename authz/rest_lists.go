@@ -69,12 +69,17 @@ func (w *restListWriter) entry(v any) error {
 	return err
 }
 
-// flush sends what is buffered, at the end of a window.
+// flush sends what is buffered, at the end of a window, down to the
+// connection: a long list reaches the client as it is read.
 func (w *restListWriter) flush() error {
 	if !w.started {
 		return nil
 	}
-	return w.bw.Flush()
+	if err := w.bw.Flush(); err != nil {
+		return err
+	}
+	w.c.Writer.Flush()
+	return nil
 }
 
 // finish closes the array and the envelope.
