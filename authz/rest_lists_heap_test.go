@@ -130,7 +130,7 @@ func countRoles(t testing.TB, r io.Reader) int {
 // of JSON) answers every entry, in order, while the process's heap grows
 // by far less than the response: before the lists streamed, the handler
 // held every row, the entries and the marshalled body at once (about
-// 120 MB of heap on SQLite). The bound is generous (a fifth of the body)
+// 120 MB of heap on SQLite). The bound is generous (8 MiB, a third of the body)
 // so that GC timing cannot make it flaky.
 func TestHugeListBoundedHeap(t *testing.T) {
 	if testing.Short() {
@@ -168,7 +168,7 @@ func TestHugeListBoundedHeap(t *testing.T) {
 			t.Fatalf("listed %d roles, want %d", n, hugeListSize)
 		}
 		t.Logf("%s: heap peak %.1f MiB above the start for %d roles", target.Name, float64(peak)/(1<<20), n)
-		if limit := uint64(5 << 20); peak > limit {
+		if limit := uint64(8 << 20); peak > limit {
 			t.Errorf("heap grew by %.1f MiB listing %d roles, want under %d MiB", float64(peak)/(1<<20), n, limit>>20)
 		}
 	})
