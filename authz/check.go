@@ -31,6 +31,7 @@ func (c *Client) InternUser(user string) *string {
 // the store cannot be reached and nothing fresh is cached, the error wraps
 // ErrUnavailable: callers must refuse.
 func (c *Client) UserHasPermission(ctx context.Context, user, permission string) (bool, error) {
+	user, permission = middleware.NormalizeName(user), middleware.NormalizeName(permission)
 	e, err := c.entry(ctx, user)
 	if e == nil {
 		return false, err
@@ -42,6 +43,7 @@ func (c *Client) UserHasPermission(ctx context.Context, user, permission string)
 // UserHasRole reports whether the user is a member of the role, from the
 // same cache as UserHasPermission.
 func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, error) {
+	user, role = middleware.NormalizeName(user), middleware.NormalizeName(role)
 	e, err := c.entry(ctx, user)
 	if e == nil {
 		return false, err

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/cipher"
 )
@@ -44,6 +45,7 @@ const MaxDescriptionLength = 1024
 // AddRole creates a role. Adding one that exists changes nothing (not
 // even its description) and reports created=false.
 func (c *Client) AddRole(ctx context.Context, role, description string) (created bool, err error) {
+	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
 		return false, err
 	}
@@ -58,6 +60,7 @@ func (c *Client) AddRole(ctx context.Context, role, description string) (created
 // DelRole deletes a role with its memberships and permissions, in one
 // transaction; re-creating the role brings none of them back.
 func (c *Client) DelRole(ctx context.Context, role string) (deleted bool, err error) {
+	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
 		return false, err
 	}
@@ -69,6 +72,7 @@ func (c *Client) DelRole(ctx context.Context, role string) (deleted bool, err er
 // AddPermission grants a permission to a role; ErrRoleNotFound when the
 // role does not exist.
 func (c *Client) AddPermission(ctx context.Context, role, name string) (created bool, err error) {
+	role, name = middleware.NormalizeName(role), middleware.NormalizeName(name)
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
@@ -79,6 +83,7 @@ func (c *Client) AddPermission(ctx context.Context, role, name string) (created 
 
 // DelPermission revokes a permission from a role.
 func (c *Client) DelPermission(ctx context.Context, role, name string) (deleted bool, err error) {
+	role, name = middleware.NormalizeName(role), middleware.NormalizeName(name)
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
@@ -90,6 +95,7 @@ func (c *Client) DelPermission(ctx context.Context, role, name string) (deleted 
 // AddMembership makes a user a member of a role; ErrRoleNotFound when the
 // role does not exist.
 func (c *Client) AddMembership(ctx context.Context, user, role string) (created bool, err error) {
+	role, user = middleware.NormalizeName(role), middleware.NormalizeName(user)
 	if err := checkNames("user", user, "role", role); err != nil {
 		return false, err
 	}
@@ -100,6 +106,7 @@ func (c *Client) AddMembership(ctx context.Context, user, role string) (created 
 
 // DelMembership removes a user from a role.
 func (c *Client) DelMembership(ctx context.Context, user, role string) (deleted bool, err error) {
+	role, user = middleware.NormalizeName(role), middleware.NormalizeName(user)
 	if err := checkNames("user", user, "role", role); err != nil {
 		return false, err
 	}
@@ -110,6 +117,7 @@ func (c *Client) DelMembership(ctx context.Context, user, role string) (deleted 
 
 // HasMembership reports whether the user is a member of the role.
 func (c *Client) HasMembership(ctx context.Context, user, role string) (bool, error) {
+	role, user = middleware.NormalizeName(role), middleware.NormalizeName(user)
 	if err := checkNames("user", user, "role", role); err != nil {
 		return false, err
 	}
@@ -118,6 +126,7 @@ func (c *Client) HasMembership(ctx context.Context, user, role string) (bool, er
 
 // HasPermission reports whether the role holds the permission.
 func (c *Client) HasPermission(ctx context.Context, role, name string) (bool, error) {
+	role, name = middleware.NormalizeName(role), middleware.NormalizeName(name)
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
@@ -126,6 +135,7 @@ func (c *Client) HasPermission(ctx context.Context, role, name string) (bool, er
 
 // GetUserPermissions lists the permissions the user holds through any role.
 func (c *Client) GetUserPermissions(ctx context.Context, user string) ([]string, error) {
+	user = middleware.NormalizeName(user)
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
@@ -134,6 +144,7 @@ func (c *Client) GetUserPermissions(ctx context.Context, user string) ([]string,
 
 // GetUserRoles lists the roles the user is a member of.
 func (c *Client) GetUserRoles(ctx context.Context, user string) ([]string, error) {
+	user = middleware.NormalizeName(user)
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
@@ -143,6 +154,7 @@ func (c *Client) GetUserRoles(ctx context.Context, user string) ([]string, error
 // GetRoleMembers lists a role's members; ErrRoleNotFound when it does not
 // exist.
 func (c *Client) GetRoleMembers(ctx context.Context, role string) ([]string, error) {
+	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
@@ -152,6 +164,7 @@ func (c *Client) GetRoleMembers(ctx context.Context, role string) ([]string, err
 // GetPermissions lists a role's permissions; ErrRoleNotFound when it does
 // not exist.
 func (c *Client) GetPermissions(ctx context.Context, role string) ([]string, error) {
+	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
@@ -160,6 +173,7 @@ func (c *Client) GetPermissions(ctx context.Context, role string) ([]string, err
 
 // WhichUsersCan lists the users holding the permission through any role.
 func (c *Client) WhichUsersCan(ctx context.Context, name string) ([]string, error) {
+	name = middleware.NormalizeName(name)
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}
@@ -168,6 +182,7 @@ func (c *Client) WhichUsersCan(ctx context.Context, name string) ([]string, erro
 
 // WhichRolesCan lists the roles holding the permission.
 func (c *Client) WhichRolesCan(ctx context.Context, name string) ([]string, error) {
+	name = middleware.NormalizeName(name)
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}

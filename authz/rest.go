@@ -79,7 +79,7 @@ func (az *Authz) restHandler(rt restRoute) gin.HandlerFunc {
 			return
 		}
 		for _, p := range rt.params {
-			v := c.Param(p.name)
+			v := middleware.NormalizeName(c.Param(p.name))
 			if err := checkNames(p.kind, v); err != nil {
 				az.restFail(c, ctx, rt, call, restRefuse(err))
 				return

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/middleware"
 )
 
 // MaxPageLimit is the largest page of a list endpoint and of GET
@@ -38,6 +40,7 @@ func restParsePage(c *gin.Context) (restPage, error) {
 	if v, ok, err := restQueryValue(q, "after"); err != nil {
 		return p, err
 	} else if ok {
+		v = middleware.NormalizeName(v)
 		if !ValidName(v) {
 			return p, fmt.Errorf("%w: after must be a valid name (the last entry of the previous page)", errBadRequest)
 		}

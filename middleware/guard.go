@@ -118,19 +118,24 @@ func compileGuard(cfg GuardConfig) (*guard, error) {
 		// refuse everyone and "all of none" admit everyone.
 		return nil, fmt.Errorf("%w: empty permission list", ErrInvalidGuardConfig)
 	}
-	for _, n := range g.names {
-		if !ValidName(n) {
+	// Copy so that a caller mutating its slice later cannot change a live
+	// guard; in NFC, as every name is stored.
+	names := make([]string, len(g.names))
+	for i, n := range g.names {
+		names[i] = NormalizeName(n)
+		if !ValidName(names[i]) {
 			return nil, fmt.Errorf("%w: invalid name %q", ErrInvalidGuardConfig, n)
 		}
 	}
-	// Copy so that a caller mutating its slice later cannot change a live
-	// guard.
-	g.names = append([]string(nil), g.names...)
+	g.names = names
 	return g, nil
 }
 
 func (g *guard) serve(c *gin.Context) {
 	user, err := g.resolver(c)
+	// The resolver's name (a header, a login's user name) may be in any
+	// normalisation form; the store's names are NFC. Free for an NFC name.
+	user = NormalizeName(user)
 	if err != nil || user == "" {
 		if errors.Is(err, ErrResolverUnavailable) {
 			Fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthnDown)
