@@ -53,7 +53,9 @@ func ValidName(s string) bool {
 func NormalizeName(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			if !utf8.ValidString(s) || norm.NFC.IsNormalString(s) {
+			// QuickSpanString, unlike IsNormalString, does not allocate:
+			// a name whose every character passes the quick check is NFC.
+			if !utf8.ValidString(s) || norm.NFC.QuickSpanString(s) == len(s) {
 				return s
 			}
 			return norm.NFC.String(s)
