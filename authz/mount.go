@@ -55,7 +55,10 @@ const pingTimeout = 2 * time.Second
 //	engine.UnescapePathValues = true
 //
 // so that routes match on the encoded path and names arrive decoded: such
-// a name then reaches the naming rule and is refused with 400. Gin also
+// a name then reaches the naming rule and is refused with 400. Either way
+// rolegate decodes each name as a path segment itself
+// (middleware.DecodePathParams): "+" is a plus, never a space, whatever
+// the escaping of the rest of the path. Gin also
 // redirects a path with an extra trailing slash ("/api/role//" answers 307
 // with no envelope); set engine.RedirectTrailingSlash = false for a 404
 // envelope instead.
@@ -103,7 +106,8 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	add(limited, http.MethodGet, "/ping", az.restPing)
 	add(limited, http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
 	for _, rt := range restRoutes() {
-		add(base, rt.method, rt.path, az.restClientKeyAuth(rt), az.restBodyLimit(rt), az.restHandler(rt))
+		add(base, rt.method, rt.path, middleware.DecodePathParams(), az.restClientKeyAuth(rt), az.restBodyLimit(rt),
+			az.restHandler(rt))
 	}
 	if az.login != nil {
 		az.login.Register(limited)

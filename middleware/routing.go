@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -20,6 +21,49 @@ func NotFound() gin.HandlerFunc {
 func MethodNotAllowed() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		Fail(c, http.StatusMethodNotAllowed, "Method Not Allowed", "method not allowed for this route")
+	}
+}
+
+// DecodePathParams sets each path parameter of the matched route to its
+// segment of the request's escaped path, decoded as a path segment
+// (url.PathUnescape: "+" is a plus, "%2B" too, "%20" a space). Put it in
+// front of handlers that read names from the path.
+//
+// Without it the value depends on the rest of the path: with
+// engine.UseRawPath and UnescapePathValues (what Mount's doc recommends),
+// gin matches on URL.RawPath when the request's escaping is not the
+// canonical one (say "%c3%b4" in lower-case hex anywhere in the path)
+// and then decodes each value with url.QueryUnescape, which turns "+"
+// into a space: "/api/membership/john+test/r%c3%b4le" named the user
+// "john test", while the same path with "%C3%B4" named "john+test".
+// Without UseRawPath gin uses URL.Path, decoded as a path already. When
+// the escaped path and the route do not have the same segments (an
+// encoded "/" in a name, matched on the decoded path), gin's values are
+// left alone: they came from URL.Path, which is decoded as a path.
+func DecodePathParams() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if len(c.Params) == 0 {
+			return
+		}
+		route := strings.Split(c.FullPath(), "/")
+		raw := strings.Split(c.Request.URL.EscapedPath(), "/")
+		if len(route) != len(raw) {
+			return
+		}
+		for i, seg := range route {
+			if len(seg) < 2 || seg[0] != ':' {
+				continue
+			}
+			v, err := url.PathUnescape(raw[i])
+			if err != nil {
+				continue
+			}
+			for j := range c.Params {
+				if c.Params[j].Key == seg[1:] {
+					c.Params[j].Value = v
+				}
+			}
+		}
 	}
 }
 
