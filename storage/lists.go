@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"sync"
 
 	"github.com/uptrace/bun"
 )
@@ -44,7 +45,7 @@ func EachRole(ctx context.Context, db bun.IDB, s Scope, w ListWindow, fn func([]
 			return nil
 		}
 		rows, err := db.QueryContext(ctx, "SELECT name, description FROM rolegate_roles WHERE ns = ? AND name"+
-			byteOrder(db)+" > ? ORDER BY name"+byteOrder(db)+" LIMIT ?", s.NS, after, n)
+			byteOrder(ctx, db)+" > ? ORDER BY name"+byteOrder(ctx, db)+" LIMIT ?", s.NS, after, n)
 		if err != nil {
 			return Classify(err)
 		}
@@ -125,13 +126,68 @@ func EachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w
 }
 
 // byteOrder is the collation that orders and compares text in Go's byte
-// order: PostgreSQL's default collation may follow a locale; SQLite's
-// BINARY is memcmp, which for UTF-8 is byte order already.
-func byteOrder(db bun.IDB) string {
-	if IsPostgres(db) {
+// order: SQLite's BINARY is memcmp, which for UTF-8 is byte order already;
+// PostgreSQL's default collation may follow a locale, so the queries say
+// COLLATE "C", which no (ns, name) index serves: each window then sorts
+// the namespace's rows (about 70 ms per window for 100,000 roles, against
+// 7 ms through the index). When the database's own collation already
+// sorts as bytes (C, POSIX, C.UTF-8 under libc or the builtin provider,
+// confirmed by a probe of awkward pairs) the index order is used.
+func byteOrder(ctx context.Context, db bun.IDB) string {
+	if !IsPostgres(db) {
+		return ""
+	}
+	d := db.Dialect()
+	if v, ok := bytewiseDBs.Load(d); ok && v.(bool) {
+		return ""
+	} else if ok {
 		return ` COLLATE "C"`
 	}
-	return ""
+	ok := sortsAsBytes(ctx, db)
+	bytewiseDBs.Store(d, ok)
+	if ok {
+		return ""
+	}
+	return ` COLLATE "C"`
+}
+
+// bytewiseDBs remembers sortsAsBytes per database (one dialect value per
+// bun.DB, shared by its transactions and connections).
+var bytewiseDBs sync.Map
+
+// bytewiseProbe is in Go's byte order; a collation that orders any
+// neighbouring pair otherwise is not byte order (case, accents, symbols,
+// the private use area against supplementary characters, which UTF-16
+// order would swap).
+var bytewiseProbe = []string{"-", "1", "A", "B", "Z", "_", "a", "b", "e", "z", "~", "\u00e4", "\u00e9", "\u0101",
+	"\u4e00", "\ue000", "\uffee", "\U0001F600"}
+
+func sortsAsBytes(ctx context.Context, db bun.IDB) bool {
+	var collate, provider string
+	err := db.NewRaw("SELECT datcollate, datlocprovider::text FROM pg_database WHERE datname = current_database()").
+		Scan(ctx, &collate, &provider)
+	if err != nil || (provider != "c" && provider != "b") {
+		return false
+	}
+	switch collate {
+	case "C", "POSIX", "C.UTF-8", "C.utf8":
+	default:
+		return false
+	}
+	q := "SELECT bool_and(a < b) FROM (VALUES "
+	args := []any{}
+	for i := 0; i+1 < len(bytewiseProbe); i++ {
+		if i > 0 {
+			q += ", "
+		}
+		q += "(?::text, ?::text)"
+		args = append(args, bytewiseProbe[i], bytewiseProbe[i+1])
+	}
+	var ok bool
+	if err := db.NewRaw(q+") v(a, b)", args...).Scan(ctx, &ok); err != nil {
+		return false
+	}
+	return ok
 }
 
 // eachPlain pages through a column stored in plain form (role names) in
@@ -146,7 +202,7 @@ func eachPlain(ctx context.Context, db bun.IDB, w ListWindow, col, from string, 
 		}
 		// ORDER BY 1: PostgreSQL wants the ordering of a DISTINCT in its
 		// select list, and the collated column is another expression.
-		q := "SELECT DISTINCT " + col + byteOrder(db) + " FROM " + from + " AND " + col + byteOrder(db) +
+		q := "SELECT DISTINCT " + col + byteOrder(ctx, db) + " FROM " + from + " AND " + col + byteOrder(ctx, db) +
 			" > ? ORDER BY 1 LIMIT ?"
 		rows, err := db.QueryContext(ctx, q, append(slices.Clip(args), after, n)...)
 		if err != nil {

@@ -22,11 +22,35 @@ func TestEachListsInByteOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"b", "B", "a", "Z", "é", "e", "ä", "日", "e-1", "e1"}
+	if !slices.IsSorted(storage.BytewiseProbe) {
+		t.Fatalf("the collation probe is not in byte order")
+	}
 	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
+		if storage.IsPostgres(db) {
+			// Both ways of ordering: COLLATE "C", and the database's own
+			// collation when it sorts as bytes.
+			bytewise := storage.SortsAsBytes(ctx, db)
+			t.Logf("database collation sorts as bytes: %v", bytewise)
+			if bytewise {
+				storage.SetBytewise(db, true)
+				checkEachLists(t, db, c, names, "own collation")
+			}
+			storage.SetBytewise(db, false)
+			checkEachLists(t, db, c, names, "collate C")
+			return
+		}
+		checkEachLists(t, db, c, names, "")
+	})
+}
+
+func checkEachLists(t *testing.T, db *bun.DB, c *cipher.Cipher, names []string, mode string) {
+	t.Helper()
+	ctx := context.Background()
+	{
 		for _, s := range []storage.Scope{
-			{NS: storage.NamespaceOf("plain")},
-			{NS: storage.NamespaceOf("enc"), Names: c.ForClient([]byte("enc"))},
+			{NS: storage.NamespaceOf("plain" + mode)},
+			{NS: storage.NamespaceOf("enc" + mode), Names: c.ForClient([]byte("enc"))},
 		} {
 			for _, n := range names {
 				if _, err := storage.AddRole(ctx, db, s, n, "d"+n); err != nil {
@@ -118,5 +142,5 @@ func TestEachListsInByteOrder(t *testing.T) {
 				t.Errorf("members of a missing role: %v (called %v)", err, called)
 			}
 		}
-	})
+	}
 }
