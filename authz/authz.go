@@ -172,6 +172,11 @@ func (az *Authz) DB() *bun.DB { return az.db }
 // Client returns the library API of one client key: a UUID version 4 in any
 // letter case (normalised to lower case: one namespace per key). The same
 // key always returns the same handle, which shares one cache.
+//
+// The library API is the host's own code, so it takes any key, also when
+// admin keys (AUTH_CLIENT_KEY, AUTH_CLIENT_KEYS) close the REST API to
+// every other key: it runs with the host's access to the database anyway.
+// In open mode its writes count against the same quotas as the REST API's.
 func (az *Authz) Client(clientKey string) (*Client, error) {
 	key, err := middleware.ParseClientKey(clientKey)
 	if err != nil {
