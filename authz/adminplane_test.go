@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -201,6 +202,48 @@ func TestClosedAdminPlaneUnbounded(t *testing.T) {
 				if _, err := c.AddRole(context.Background(), r, ""); err != nil {
 					t.Fatalf("closed plane, library write: %v", err)
 				}
+			}
+		}
+	})
+}
+
+// The row limit counts rows written before it applied: by a closed plane,
+// and by a version without row bounds (a namespace with no bound row).
+func TestOpenModeRowLimitCountsEarlierRows(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key, other := newKey(), newKey()
+		closed := openTarget(t, target, func(c *Config) { c.ClientKey = newKey() })
+		for _, k := range []string{key, other} {
+			c := mustClient(t, closed, k)
+			for _, r := range []string{"a", "b", "c", "d", "e"} {
+				if _, err := c.AddRole(ctx, r, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		// As if other's rows were written before rolegate_row_bounds existed.
+		if _, err := closed.db.NewRaw("DELETE FROM rolegate_row_bounds WHERE ns = ?", mustClient(t, closed, other).scope.NS).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		closed.Close()
+
+		az := openTarget(t, target, func(c *Config) { c.MaxRowsPerClient = 3 })
+		for _, k := range []string{key, other} {
+			c := mustClient(t, az, k)
+			if _, err := c.AddRole(ctx, "f", ""); !errors.Is(err, ErrQuotaExceeded) {
+				t.Fatalf("a sixth row over a limit of 3: %v, want ErrQuotaExceeded", err)
+			}
+			for _, r := range []string{"a", "b", "c"} {
+				if _, err := c.DelRole(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := c.AddRole(ctx, "f", ""); err != nil {
+				t.Fatalf("with 2 rows left, a third: %v", err)
+			}
+			if n := countRows(t, az, c, "rolegate_roles"); n != 3 {
+				t.Errorf("%d roles, want 3", n)
 			}
 		}
 	})

@@ -39,22 +39,32 @@ func (c *Config) applyBoundDefaults() {
 	}
 }
 
-// checkQuota runs in an adding write's transaction, after its rows were
+// checkQuota runs in an adding write's transaction, after its row was
 // written and the namespace's revision bumped (rev is the new revision):
-// counting then sees every earlier writer of the namespace, since the
-// revision row orders them, so concurrent writers and replicas cannot
-// overshoot. Only open mode is bounded: with admin keys, every writer is
-// trusted (the admin keys, or the host's own code).
+// the revision row orders the namespace's writers, so concurrent writers
+// and replicas cannot overshoot. It keeps the namespace's row bound in
+// every mode (cheap: one statement), so that a later start in open mode
+// does not trust a stale bound, but enforces the limits in open mode only:
+// with admin keys, every writer is trusted (the admin keys, or the host's
+// own code). The exact count, a scan of the namespace, runs only when the
+// bound passes the limit.
 func (az *Authz) checkQuota(ctx context.Context, tx bun.IDB, ns string, rev int64) error {
-	if !az.open() {
-		return nil
-	}
-	rows, err := storage.CountNamespaceRows(ctx, tx, ns)
-	if err != nil {
+	bound, err := storage.AddRowBound(ctx, tx, ns)
+	if err != nil || !az.open() {
 		return err
 	}
-	if rows > az.cfg.MaxRowsPerClient {
-		return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, az.cfg.MaxRowsPerClient)
+	limit := int64(az.cfg.MaxRowsPerClient)
+	if bound > limit {
+		rows, err := storage.CountNamespaceRows(ctx, tx, ns)
+		if err != nil {
+			return err
+		}
+		if rows > limit {
+			return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
+		}
+		if err := storage.SetRowBound(ctx, tx, ns, rows); err != nil {
+			return err
+		}
 	}
 	if rev == 1 { // the namespace's first write ever
 		n, err := storage.CountNamespaces(ctx, tx)
