@@ -41,7 +41,9 @@ type Authz struct {
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
 	refusals      *refusalBudget // how many refusals the audit log may take
-	memos         memoBudgetUse  // entries of all clients' codec memos
+	admins        adminKeys      // the closed admin plane's keys; nil in open mode
+	proxies       *middleware.TrustedProxies
+	memos         memoBudgetUse // entries of all clients' codec memos
 
 	closed atomic.Bool
 	// encryptedElsewhere: running without encryption, this process saw
@@ -74,6 +76,7 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	if cfg.AuditRefusalsPerSecond == 0 {
 		cfg.AuditRefusalsPerSecond = DefaultConfig().AuditRefusalsPerSecond
 	}
+	cfg.applyBoundDefaults()
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
@@ -82,8 +85,9 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	if err != nil {
 		return nil, fmt.Errorf("authz: %w", err)
 	}
+	proxies, _ := middleware.ParseTrustedProxies(cfg.TrustedProxies) // Validate checked them
 	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client](),
-		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond)}
+		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies}
 	az.memos.max = memoBudget
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
@@ -97,6 +101,10 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 		return nil, err
 	}
 	az.startWatcher(az.bg)
+	az.startAuditRetention()
+	if az.open() {
+		log.Warn(openModeWarning)
+	}
 	return az, nil
 }
 
@@ -164,6 +172,11 @@ func (az *Authz) DB() *bun.DB { return az.db }
 // Client returns the library API of one client key: a UUID version 4 in any
 // letter case (normalised to lower case: one namespace per key). The same
 // key always returns the same handle, which shares one cache.
+//
+// The library API is the host's own code, so it takes any key, also when
+// admin keys (AUTH_CLIENT_KEY, AUTH_CLIENT_KEYS) close the REST API to
+// every other key: it runs with the host's access to the database anyway.
+// In open mode its writes count against the same quotas as the REST API's.
 func (az *Authz) Client(clientKey string) (*Client, error) {
 	key, err := middleware.ParseClientKey(clientKey)
 	if err != nil {

@@ -74,6 +74,40 @@ type Config struct {
 	// ClientKey is the host app's own client key: guards check under it,
 	// and a login's me.roles come from it. AUTH_CLIENT_KEY.
 	ClientKey string
+	// ClientKeys are further admin keys (UUID v4) accepted on the REST
+	// admin API beside ClientKey. When ClientKey or ClientKeys is set, the
+	// REST API accepts those keys only (a closed admin plane); with
+	// neither, any UUID v4 is a namespace of its own (open mode, bounded
+	// by MaxRowsPerClient and MaxNamespaces). The library API (Client) is
+	// the host's own code and takes any key either way.
+	// AUTH_CLIENT_KEYS, comma-separated.
+	ClientKeys []string
+	// MaxRowsPerClient bounds the rows (roles, grants, memberships) of one
+	// namespace in open mode; a write over it is refused with 507. 0
+	// means the default (10000). AUTH_MAX_ROWS_PER_CLIENT.
+	MaxRowsPerClient int
+	// MaxNamespaces bounds the namespaces that may hold data in open mode;
+	// a first write of one more is refused with 507. 0 means the default
+	// (100). AUTH_MAX_NAMESPACES.
+	MaxNamespaces int
+	// AuditRetention is how long audit records are kept; older ones are
+	// deleted in the background. 0 means the default (90 days, 2160h).
+	// AUTH_AUDIT_RETENTION, a Go duration.
+	AuditRetention time.Duration
+	// AuditMaxRecords bounds the audit records kept; the oldest beyond it
+	// are deleted in the background. 0 means the default (1000000).
+	// AUTH_AUDIT_MAX_RECORDS.
+	AuditMaxRecords int
+	// TrustedProxies are the IP addresses and CIDR ranges of the reverse
+	// proxies in front of the app. X-Forwarded-For and X-Real-IP are
+	// believed (for the address in audit records) only from these; empty
+	// (the default) records the socket address. The host should give the
+	// same list to gin's engine.SetTrustedProxies. AUTH_TRUSTED_PROXIES,
+	// comma-separated.
+	TrustedProxies []string
+	// auditPruneEvery is how often the audit retention runs; zero means
+	// every 10 minutes (tests shorten it).
+	auditPruneEvery time.Duration
 	// OAuthProviders are the identity providers accepted at login.
 	// AUTH_OAUTH_PROVIDERS and AUTH_OAUTH_<NAME>_*.
 	OAuthProviders []loginx.ProviderConfig
@@ -120,6 +154,10 @@ func DefaultConfig() Config {
 		CORSOrigins:                 []string{"*"},
 		EnableAuditLogging:          true,
 		AuditRefusalsPerSecond:      50,
+		MaxRowsPerClient:            10_000,
+		MaxNamespaces:               100,
+		AuditRetention:              90 * 24 * time.Hour,
+		AuditMaxRecords:             1_000_000,
 		CacheMaxUsers:               200_000,
 		MaxClients:                  10_000,
 		RevisionCheckInterval:       time.Second,
@@ -196,6 +234,23 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	boolean("AUTH_ENABLE_AUDIT_LOGGING", &c.EnableAuditLogging)
 	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
 	str("AUTH_CLIENT_KEY", &c.ClientKey)
+	if v := strings.TrimSpace(getenv("AUTH_CLIENT_KEYS")); v != "" {
+		c.ClientKeys = splitList(v)
+	}
+	integer("AUTH_MAX_ROWS_PER_CLIENT", &c.MaxRowsPerClient, 1, 1<<30)
+	integer("AUTH_MAX_NAMESPACES", &c.MaxNamespaces, 1, 1<<30)
+	if v := strings.TrimSpace(getenv("AUTH_AUDIT_RETENTION")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute {
+			errs = append(errs, fmt.Errorf("AUTH_AUDIT_RETENTION=%q is not a duration of at least 1m (like 2160h)", v))
+		} else {
+			c.AuditRetention = d
+		}
+	}
+	integer("AUTH_AUDIT_MAX_RECORDS", &c.AuditMaxRecords, 1, 1<<40)
+	if v := strings.TrimSpace(getenv("AUTH_TRUSTED_PROXIES")); v != "" {
+		c.TrustedProxies = splitList(v)
+	}
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
 	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
 	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
@@ -245,6 +300,14 @@ func (c Config) Validate() error {
 			errs = append(errs, errors.New("AUTH_CLIENT_KEY is not a UUID version 4"))
 		}
 	}
+	for i, k := range c.ClientKeys {
+		if _, err := middleware.ParseClientKey(k); err != nil {
+			errs = append(errs, fmt.Errorf("AUTH_CLIENT_KEYS entry %d is not a UUID version 4", i+1))
+		}
+	}
+	if _, err := middleware.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		errs = append(errs, fmt.Errorf("AUTH_TRUSTED_PROXIES: %w", err))
+	}
 	for _, o := range c.CORSOrigins {
 		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
 			errs = append(errs, fmt.Errorf("AUTH_CORS_ORIGINS entry %q is not * or an http(s) origin", o))
@@ -253,7 +316,8 @@ func (c Config) Validate() error {
 	if s := c.Samples; !s.Enabled() && (s.Username != "" || s.Password != "" || s.APIKey != "") {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
-	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 {
+	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
+		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errors.Join(errs...)

@@ -65,7 +65,7 @@ func restRefuse(err error) error { return restRefusal{err: err} }
 // so the client key is present and valid.
 func (az *Authz) restHandler(rt restRoute) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		ctx := withRequestInfo(c.Request.Context(), middleware.RequestIDFrom(c), c.ClientIP())
+		ctx := az.requestContext(c)
 		key, _ := middleware.ClientKeyFrom(c)
 		cl, err := az.Client(key)
 		if err != nil {
@@ -120,7 +120,7 @@ func (az *Authz) restFail(c *gin.Context, ctx context.Context, rt restRoute, cal
 	}
 	detail := reason
 	switch status {
-	case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage:
 		// Our own texts: they name the field and the rule, never echo input.
 		detail = err.Error()
 	case http.StatusServiceUnavailable:
@@ -147,12 +147,15 @@ func restResource(rt restRoute, call *restCall) string {
 }
 
 // restClientKeyAuth is middleware.ClientKeyAuth for one route, auditing its
-// 401s under the route's action. The refused request has no valid key, so
-// its record carries no client fingerprint.
+// 401s under the route's action. On a closed admin plane it accepts the
+// admin keys only. The refused request has no key we accept, so its record
+// carries no client fingerprint: a stranger's key names no namespace, and
+// its refusals share the budget of every keyless one.
 func (az *Authz) restClientKeyAuth(rt restRoute) gin.HandlerFunc {
 	return middleware.ClientKeyAuth(middleware.ClientKeyConfig{
+		Accept: az.admins.accept(),
 		OnRefused: func(c *gin.Context, reason string) {
-			ctx := withRequestInfo(c.Request.Context(), middleware.RequestIDFrom(c), c.ClientIP())
+			ctx := az.requestContext(c)
 			az.auditRefusal(ctx, "", rt.action, "route:"+rt.path, fmt.Errorf("%w: %s", ErrInvalidClientKey, reason))
 		},
 	})
@@ -170,7 +173,7 @@ func (az *Authz) restBodyLimit(rt restRoute) gin.HandlerFunc {
 			return
 		}
 		inner(c)
-		ctx := withRequestInfo(c.Request.Context(), middleware.RequestIDFrom(c), c.ClientIP())
+		ctx := az.requestContext(c)
 		fp := ""
 		if key, ok := middleware.ClientKeyFrom(c); ok {
 			if cl, err := az.Client(key); err == nil {

@@ -173,14 +173,14 @@ func keys(m map[string]any) []string {
 }
 
 // normalise replaces what differs from run to run (timestamps, audit ids,
-// client fingerprints) with placeholders.
+// client fingerprints, our request ids) with placeholders.
 func normalise(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			switch k {
-			case "timestamp", "at", "id", "client":
+			case "timestamp", "at", "id", "client", "request_id":
 				out[k] = "<" + k + ">"
 			default:
 				out[k] = normalise(e)

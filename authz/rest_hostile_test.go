@@ -173,7 +173,7 @@ func TestRESTClientIsolation(t *testing.T) {
 				client := recs[0].(map[string]any)["client"]
 				for _, r := range recs {
 					r := r.(map[string]any)
-					if id, _ := r["request_id"].(string); !strings.HasPrefix(id, prefix) || r["client"] != client {
+					if id, _ := r["client_request_id"].(string); !strings.HasPrefix(id, prefix) || r["client"] != client {
 						t.Errorf("client %s sees record %v", prefix, r)
 					}
 				}

@@ -70,6 +70,11 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 				c.suspectPlain()
 				c.cache.flush()
 			}
+			if ch.action[:3] == "add" {
+				if err := c.az.checkQuota(ctx, tx, c.scope.NS, rev); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
@@ -123,20 +128,18 @@ func outcome(action string, changed bool) string {
 	}
 }
 
-// requestInfo is what the REST layer knows of a request, for the audit log.
-type requestInfo struct{ id, remote string }
+// requestInfo is what the REST layer knows of a request, for the audit
+// log: our request id, the id the client sent (kept apart, never as ours),
+// and the remote address (see Authz.requestContext).
+type requestInfo struct{ id, clientID, remote string }
 
 type requestInfoKey struct{}
-
-func withRequestInfo(ctx context.Context, id, remote string) context.Context {
-	return context.WithValue(ctx, requestInfoKey{}, requestInfo{id: id, remote: remote})
-}
 
 func (c *Client) auditRecord(ctx context.Context, action, resource, result string) storage.AuditRecord {
 	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
 	return storage.AuditRecord{
 		At: time.Now().UTC(), Client: c.fingerprint, Action: action, Resource: resource,
-		Outcome: result, RequestID: info.id, RemoteAddr: info.remote,
+		Outcome: result, RequestID: info.id, ClientRequestID: info.clientID, RemoteAddr: info.remote,
 	}
 }
 
@@ -148,7 +151,7 @@ func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource
 	if !az.cfg.EnableAuditLogging || az.closed.Load() {
 		return
 	}
-	ok, note, warn := az.refusals.take()
+	ok, note, warn := az.refusals.take(fingerprint)
 	if !ok {
 		if warn {
 			az.log.Warn("audit: refused requests arrive faster than AUTH_AUDIT_REFUSALS_PER_SECOND; the excess is counted, not recorded",
@@ -159,7 +162,8 @@ func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource
 	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
 	rec := storage.AuditRecord{
 		At: time.Now().UTC(), Client: fingerprint, Action: action, Resource: resource,
-		Outcome: "refused: " + refusalReason(cause) + note, RequestID: info.id, RemoteAddr: info.remote,
+		Outcome: "refused: " + refusalReason(cause) + note, RequestID: info.id, ClientRequestID: info.clientID,
+		RemoteAddr: info.remote,
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()

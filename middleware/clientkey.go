@@ -23,6 +23,9 @@ const (
 	// ReasonMalformedKey: a Bearer credential that is not a UUID version 4,
 	// or several Authorization headers.
 	ReasonMalformedKey = "malformed_key"
+	// ReasonUnknownKey: a well-formed key that ClientKeyConfig.Accept
+	// refused (not one of the configured admin keys).
+	ReasonUnknownKey = "unknown_key"
 )
 
 // hexClass classifies bytes: 0 not hex, 1 digit or lower-case hex, 2
@@ -89,6 +92,11 @@ type ClientKeyConfig struct {
 	// uses it to audit refused requests. It must not write to the response
 	// and never receives the presented key.
 	OnRefused func(c *gin.Context, reason string)
+	// Accept, when not nil, decides whether a well-formed (lower-case) key
+	// may pass; a key it refuses gets the same 401 as a malformed one, with
+	// ReasonUnknownKey. Nil accepts every UUID version 4. It runs on every
+	// request: compare in constant time or by digest, never with ==.
+	Accept func(key string) bool
 }
 
 // ClientKeyAuth authenticates the client of a request by
@@ -99,9 +107,12 @@ type ClientKeyConfig struct {
 // envelope. The key is never echoed or logged. On success the lower-case key
 // is available through ClientKeyFrom.
 func ClientKeyAuth(cfg ClientKeyConfig) gin.HandlerFunc {
-	onRefused := cfg.OnRefused
+	onRefused, accept := cfg.OnRefused, cfg.Accept
 	return func(c *gin.Context) {
 		key, reason := bearerClientKey(c.Request.Header)
+		if reason == "" && accept != nil && !accept(key) {
+			reason = ReasonUnknownKey
+		}
 		if reason != "" {
 			Fail(c, http.StatusUnauthorized, "Unauthorized", refusalDetail(reason))
 			if onRefused != nil {
@@ -148,6 +159,8 @@ func refusalDetail(reason string) string {
 		return "missing bearer client key"
 	case ReasonWrongScheme:
 		return "authorization scheme must be Bearer"
+	case ReasonUnknownKey:
+		return "client key is not accepted here"
 	default:
 		return "client key must be a UUID version 4"
 	}

@@ -10,6 +10,7 @@ const (
 	clientKeyCtx ctxKey = iota
 	userCtx
 	requestIDCtx
+	clientRequestIDCtx
 )
 
 // ClientKeyFrom returns the normalised (lower-case) client key that
@@ -38,6 +39,14 @@ func UserFrom(c *gin.Context) (string, bool) {
 // that middleware did not run.
 func RequestIDFrom(c *gin.Context) string {
 	id, _ := stringFrom(c, requestIDCtx)
+	return id
+}
+
+// ClientRequestIDFrom returns the X-Request-ID the client sent, when it
+// was sane, or "". It is the caller's correlation id, not ours: never use
+// it where a unique id is needed (see RequestID).
+func ClientRequestIDFrom(c *gin.Context) string {
+	id, _ := stringFrom(c, clientRequestIDCtx)
 	return id
 }
 

@@ -3,12 +3,14 @@
 // guard core (NewGuard and the Require* constructors, over the small
 // Checker and Resolver types it declares), the success and error envelopes
 // (Respond, Fail), panic recovery, envelope 404/405 handlers, body limits,
-// request ids, CORS and request logging. It imports no other rolegate
+// request ids, CORS, request logging, and the remote address as trusted
+// proxies let it be known (TrustedProxies). It imports no other rolegate
 // package; authz satisfies its interfaces.
 //
 // Values a middleware establishes for a request (client key, authorised
-// user, request id) are stored under unexported context keys and read with
-// typed accessors: ClientKeyFrom, UserFrom, RequestIDFrom.
+// user, our request id, the client's own request id) are stored under
+// unexported context keys and read with typed accessors: ClientKeyFrom,
+// UserFrom, RequestIDFrom, ClientRequestIDFrom.
 //
 // Nothing here logs or echoes request headers, query strings or bodies:
 // they carry client keys and session tokens.

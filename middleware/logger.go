@@ -27,12 +27,17 @@ func Logger(l *slog.Logger) gin.HandlerFunc {
 		if status >= 500 {
 			level = slog.LevelError
 		}
-		log.LogAttrs(c.Request.Context(), level, "request",
+		attrs := []slog.Attr{
 			slog.String("method", c.Request.Method),
 			slog.String("path", routeOf(c)),
 			slog.Int("status", status),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("request_id", RequestIDFrom(c)),
-		)
+		}
+		if theirs := ClientRequestIDFrom(c); theirs != "" {
+			// The caller's correlation id, beside ours, never as ours.
+			attrs = append(attrs, slog.String("client_request_id", theirs))
+		}
+		log.LogAttrs(c.Request.Context(), level, "request", attrs...)
 	}
 }

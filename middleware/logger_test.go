@@ -35,7 +35,8 @@ func TestLogger(t *testing.T) {
 			}
 			line := lines[0]
 			if line["msg"] != "request" || line["level"] != tt.wantLevel || line["method"] != "GET" ||
-				line["path"] != tt.wantPath || line["status"] != tt.wantStatus || line["request_id"] != "req-1" {
+				line["path"] != tt.wantPath || line["status"] != tt.wantStatus ||
+				line["request_id"] != w.Header().Get(HeaderRequestID) || line["client_request_id"] != "req-1" {
 				t.Errorf("log line = %v", line)
 			}
 			if int(tt.wantStatus) != w.Code {

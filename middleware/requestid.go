@@ -13,16 +13,22 @@ const HeaderRequestID = "X-Request-ID"
 // and audit records.
 const maxRequestIDLen = 64
 
-// RequestID gives every request an id: the incoming X-Request-ID when it is
-// sane (1 to 64 characters of A-Z a-z 0-9 . _ -, so it cannot forge log
-// lines or carry markup), otherwise a fresh random UUID. The id is set on
-// the response header and available through RequestIDFrom.
+// RequestID gives every request an id of our own: a fresh random UUID,
+// always. A client cannot choose it, so an id in our logs and audit
+// records is one we issued, once, and can never be made to collide with
+// another request's or to point at somebody else's records. The id is set
+// on the response header and available through RequestIDFrom.
+//
+// An incoming X-Request-ID (a caller's correlation id) is kept apart,
+// available through ClientRequestIDFrom, when it is sane (1 to 64
+// characters of A-Z a-z 0-9 . _ -, so it cannot forge log lines or carry
+// markup); otherwise it is dropped. It is never echoed back as ours.
 func RequestID() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		id := c.GetHeader(HeaderRequestID)
-		if !saneRequestID(id) {
-			id = uuid.NewString()
+		if theirs := c.GetHeader(HeaderRequestID); saneRequestID(theirs) {
+			c.Set(clientRequestIDCtx, theirs)
 		}
+		id := uuid.NewString()
 		c.Set(requestIDCtx, id)
 		c.Header(HeaderRequestID, id)
 		c.Next()

@@ -14,12 +14,12 @@ func TestRequestID(t *testing.T) {
 	tests := []struct {
 		name     string
 		incoming []string // X-Request-ID values sent
-		want     string   // "" means a fresh UUID
+		want     string   // the client's id kept apart; "" means dropped
 	}{
-		{"none generated", nil, ""},
-		{"sane kept", []string{"abc-123_x.y"}, "abc-123_x.y"},
-		{"uuid kept", []string{validKey}, validKey},
-		{"64 chars kept", []string{long64}, long64},
+		{"none", nil, ""},
+		{"sane kept apart", []string{"abc-123_x.y"}, "abc-123_x.y"},
+		{"uuid kept apart", []string{validKey}, validKey},
+		{"64 chars kept apart", []string{long64}, long64},
 		{"65 chars replaced", []string{long64 + "a"}, ""},
 		{"empty replaced", []string{""}, ""},
 		{"space replaced", []string{"a b"}, ""},
@@ -30,11 +30,12 @@ func TestRequestID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var seen string
+			var seen, theirs string
 			r := gin.New()
 			r.Use(RequestID())
 			r.GET("/id", func(c *gin.Context) {
 				seen = RequestIDFrom(c)
+				theirs = ClientRequestIDFrom(c)
 				c.Status(http.StatusNoContent)
 			})
 			var headers []string
@@ -46,11 +47,13 @@ func TestRequestID(t *testing.T) {
 			if got != seen {
 				t.Errorf("response header %q != RequestIDFrom %q", got, seen)
 			}
-			if tt.want != "" {
-				if got != tt.want {
-					t.Errorf("id = %q, want %q", got, tt.want)
-				}
-				return
+			if theirs != tt.want {
+				t.Errorf("ClientRequestIDFrom = %q, want %q", theirs, tt.want)
+			}
+			// Ours is always a fresh UUID, whatever the client sent: a
+			// client never chooses our request id.
+			if len(tt.incoming) > 0 && got == tt.incoming[0] {
+				t.Errorf("the client's id %q was taken as ours", got)
 			}
 			if u, err := uuid.Parse(got); err != nil || u.String() != got {
 				t.Errorf("generated id %q is not a UUID", got)

@@ -7,32 +7,67 @@ import (
 	"github.com/uptrace/bun"
 )
 
+func init() {
+	AddMigration("20261123090100", "audit: client request id, retention index", auditRetentionUp, auditRetentionDown)
+}
+
+// client_request_id keeps the X-Request-ID a client sent apart from ours
+// (request_id), which a client never chooses; the index on at lets the
+// retention find old records without reading the table.
+func auditRetentionUp(ctx context.Context, db *bun.DB) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for _, s := range []string{
+			"ALTER TABLE rolegate_audit ADD COLUMN client_request_id TEXT NOT NULL DEFAULT ''",
+			"CREATE INDEX IF NOT EXISTS rolegate_audit_by_time ON rolegate_audit (at)",
+		} {
+			if _, err := tx.ExecContext(ctx, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func auditRetentionDown(ctx context.Context, db *bun.DB) error {
+	for _, s := range []string{
+		"DROP INDEX IF EXISTS rolegate_audit_by_time",
+		"ALTER TABLE rolegate_audit DROP COLUMN client_request_id",
+	} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AuditRecord is one audited change or refusal. Client is a keyed
 // fingerprint of the client key, never the key; Resource never holds the
-// plaintext of an encrypted name.
+// plaintext of an encrypted name. RequestID is ours; ClientRequestID is
+// the X-Request-ID the client sent, if any, kept apart and never trusted.
 type AuditRecord struct {
-	ID         int64     `bun:"id" json:"id"`
-	At         time.Time `bun:"at" json:"at"`
-	Client     string    `bun:"client" json:"client"`
-	Action     string    `bun:"action" json:"action"`
-	Resource   string    `bun:"resource" json:"resource"`
-	Outcome    string    `bun:"outcome" json:"outcome"`
-	RequestID  string    `bun:"request_id" json:"request_id"`
-	RemoteAddr string    `bun:"remote_addr" json:"remote_addr"`
+	ID              int64     `bun:"id" json:"id"`
+	At              time.Time `bun:"at" json:"at"`
+	Client          string    `bun:"client" json:"client"`
+	Action          string    `bun:"action" json:"action"`
+	Resource        string    `bun:"resource" json:"resource"`
+	Outcome         string    `bun:"outcome" json:"outcome"`
+	RequestID       string    `bun:"request_id" json:"request_id"`
+	ClientRequestID string    `bun:"client_request_id" json:"client_request_id,omitempty"`
+	RemoteAddr      string    `bun:"remote_addr" json:"remote_addr"`
 }
 
 // InsertAudit writes one record; call it in the change's own transaction
 // so that a change is never without its record.
 func InsertAudit(ctx context.Context, db bun.IDB, r AuditRecord) error {
-	_, err := db.NewRaw(`INSERT INTO rolegate_audit (at, client, action, resource, outcome, request_id, remote_addr)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, r.At.UTC(), r.Client, r.Action, r.Resource, r.Outcome, r.RequestID, r.RemoteAddr).Exec(ctx)
+	_, err := db.NewRaw(`INSERT INTO rolegate_audit (at, client, action, resource, outcome, request_id, client_request_id, remote_addr)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.At.UTC(), r.Client, r.Action, r.Resource, r.Outcome, r.RequestID, r.ClientRequestID, r.RemoteAddr).Exec(ctx)
 	return Classify(err)
 }
 
 // ListAudit returns one client's records, newest first, with id below
 // before (0 means from the newest), at most limit.
 func ListAudit(ctx context.Context, db bun.IDB, client string, before int64, limit int) ([]AuditRecord, error) {
-	q := `SELECT id, at, client, action, resource, outcome, request_id, remote_addr FROM rolegate_audit WHERE client = ?`
+	q := `SELECT id, at, client, action, resource, outcome, request_id, client_request_id, remote_addr FROM rolegate_audit WHERE client = ?`
 	args := []any{client}
 	if before > 0 {
 		q += " AND id < ?"

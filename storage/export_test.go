@@ -16,3 +16,7 @@ var (
 	SortsAsBytes  = sortsAsBytes
 	BytewiseProbe = bytewiseProbe
 )
+
+// RegisteredMigrations counts the migrations every part registered, so
+// that tests do not hard-code it.
+func RegisteredMigrations() int { return len(migrations.Sorted()) }

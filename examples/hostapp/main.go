@@ -75,7 +75,7 @@ func run(userHeader string) error {
 		log.Warn("AUTH_CLIENT_KEY is not set, so the guarded routes refuse everyone; get a key with: go run ./examples/hostapp -new-client-key")
 	}
 
-	engine, err := newEngine(az)
+	engine, err := newEngine(az, cfg.TrustedProxies)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func run(userHeader string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: engine, ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(engine)
 	log.Info("hostapp listening", "addr", "http://"+ln.Addr().String())
 
 	errc := make(chan error, 1)
@@ -101,4 +101,26 @@ func run(userHeader string) error {
 		return err
 	}
 	return nil
+}
+
+// Timeouts of the server: a client that sends its headers or body slowly,
+// reads the answer slowly, or holds an idle connection open cannot keep a
+// connection (and its goroutine and buffers) for ever. The body limit is
+// 64 KiB, so 30 s to read a request is generous; the write timeout leaves
+// room for a long list on a slow link.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 120 * time.Second
+)
+
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+	}
 }

@@ -11,9 +11,14 @@ import (
 )
 
 // newEngine is the host app as its authors would write it anyway, plus the
-// lines that adopt rolegate.
-func newEngine(az *authz.Authz) (*gin.Engine, error) {
+// lines that adopt rolegate. trustedProxies (AUTH_TRUSTED_PROXIES) are the
+// only peers whose X-Forwarded-For and X-Real-IP gin believes for
+// c.ClientIP(); none by default (gin itself would trust every peer).
+func newEngine(az *authz.Authz, trustedProxies []string) (*gin.Engine, error) {
 	r := gin.New()
+	if err := r.SetTrustedProxies(trustedProxies); err != nil {
+		return nil, err
+	}
 	r.Use(gin.Recovery())
 	// Encoded slashes stay inside a path segment, so a name like "a%2Fb"
 	// reaches rolegate's name check (400) instead of changing the route.

@@ -1,0 +1,65 @@
+package authz
+
+import (
+	"context"
+	"crypto/sha256"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/middleware"
+)
+
+// adminKeys is the closed admin plane: the digests of the keys the REST
+// API accepts (AUTH_CLIENT_KEY and AUTH_CLIENT_KEYS). A presented key is
+// looked up by its SHA-256 digest, so the time a lookup takes tells
+// nothing about how close a guess came to a real key. Nil is the open
+// mode: any UUID v4 is a namespace of its own.
+type adminKeys map[[sha256.Size]byte]struct{}
+
+// newAdminKeys collects the configured keys (already validated), or nil
+// when none is set.
+func newAdminKeys(cfg Config) adminKeys {
+	keys := append([]string{cfg.ClientKey}, cfg.ClientKeys...)
+	var set adminKeys
+	for _, k := range keys {
+		n, err := middleware.ParseClientKey(k)
+		if err != nil {
+			continue // empty ClientKey; Validate refused anything else
+		}
+		if set == nil {
+			set = adminKeys{}
+		}
+		set[sha256.Sum256([]byte(n))] = struct{}{}
+	}
+	return set
+}
+
+// accept is middleware.ClientKeyConfig.Accept: nil (every key) in open
+// mode.
+func (k adminKeys) accept() func(string) bool {
+	if k == nil {
+		return nil
+	}
+	return func(key string) bool {
+		_, ok := k[sha256.Sum256([]byte(key))]
+		return ok
+	}
+}
+
+// open reports the open multi-client mode, where the store's growth is
+// bounded per namespace and in namespaces (see quota.go).
+func (az *Authz) open() bool { return az.admins == nil }
+
+// openModeWarning is the one startup line of the open mode.
+const openModeWarning = "neither AUTH_CLIENT_KEY nor AUTH_CLIENT_KEYS is set: the REST admin API is open, any UUID v4 key writes its own namespace (bounded by AUTH_MAX_ROWS_PER_CLIENT and AUTH_MAX_NAMESPACES); set admin keys in production"
+
+// requestContext is the request's context carrying what the audit log
+// records of it: our request id, the client's own id apart, and the
+// remote address as the trusted proxies let us know it.
+func (az *Authz) requestContext(c *gin.Context) context.Context {
+	return context.WithValue(c.Request.Context(), requestInfoKey{}, requestInfo{
+		id:       middleware.RequestIDFrom(c),
+		clientID: middleware.ClientRequestIDFrom(c),
+		remote:   az.proxies.RemoteAddr(c.Request),
+	})
+}

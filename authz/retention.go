@@ -1,0 +1,70 @@
+package authz
+
+import (
+	"context"
+	"time"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// defaultAuditPruneEvery is how often the audit retention runs.
+const defaultAuditPruneEvery = 10 * time.Minute
+
+// startAuditRetention deletes, in the background, audit records older
+// than AuditRetention and the oldest beyond AuditMaxRecords: once at
+// Open, then every auditPruneEvery, until Close. Every replica does it;
+// the deletes are idempotent, so they only share the work.
+func (az *Authz) startAuditRetention() {
+	az.goBackground(func(ctx context.Context) {
+		t := time.NewTicker(az.cfg.auditPruneEvery)
+		defer t.Stop()
+		for {
+			az.pruneAudit(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	})
+}
+
+// pruneAudit runs both rules, one batch per statement, so that writers
+// (one at a time on SQLite) never wait long behind it.
+func (az *Authz) pruneAudit(ctx context.Context) {
+	var deleted int64
+	batches := func(prune func(context.Context) (int64, error)) {
+		for ctx.Err() == nil {
+			n, err := az.pruneBatch(ctx, prune)
+			deleted += n
+			if err != nil {
+				if ctx.Err() == nil {
+					az.log.Warn("audit retention: records not deleted", "error", err)
+				}
+				return
+			}
+			if n < storage.AuditPruneBatch {
+				return
+			}
+		}
+	}
+	batches(func(ctx context.Context) (int64, error) {
+		return storage.PruneAuditBefore(ctx, az.db, time.Now().Add(-az.cfg.AuditRetention))
+	})
+	batches(func(ctx context.Context) (int64, error) {
+		return storage.PruneAuditBeyond(ctx, az.db, az.cfg.AuditMaxRecords)
+	})
+	if deleted > 0 {
+		az.log.Debug("audit retention", "deleted", deleted)
+	}
+}
+
+// pruneBatch runs one delete, queued with this process's other writers on
+// SQLite.
+func (az *Authz) pruneBatch(ctx context.Context, prune func(context.Context) (int64, error)) (int64, error) {
+	if az.sqliteWriters != nil {
+		az.sqliteWriters.Lock()
+		defer az.sqliteWriters.Unlock()
+	}
+	return prune(ctx)
+}
