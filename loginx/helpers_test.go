@@ -137,6 +137,9 @@ func wantError(t testing.TB, code int, body map[string]any, wantCode int, wantEr
 
 func bearer(tok string) []string { return []string{"Authorization", "Bearer " + tok} }
 
+// aliceName is alice's RBAC user name: derived from provider and subject.
+const aliceName = service + ":sub-alice"
+
 var alice = loginxtest.User{
 	Subject: "sub-alice", PreferredUsername: "alice", Name: "Alice Liddell",
 	Email: "alice@example.org", EmailVerified: true, Picture: "https://example.org/alice.png", Zoneinfo: "UTC",

@@ -60,8 +60,24 @@ func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, erro
 		AvatarURL: id.Picture, UTCOffset: utcOffset(id.Zoneinfo, now),
 		Status: "online", StatusConnection: "online",
 	}
-	base := usernameBase(id)
-	if _, err := storage.UpsertLoginUser(ctx, s.db, u, now.UnixMilli(), func(i int) string { return usernameCandidate(base, i) }); err != nil {
+	// The name is chosen at the first login only, and kept.
+	var name string
+	newName := func() (string, string, error) {
+		name = subjectUsername(req.ServiceName, id.Subject)
+		claim := p.cfg.UserClaim
+		if claim == "" {
+			return name, storage.UsernameFromSubject, nil
+		}
+		n, err := claimUsername(claim, id.tokenClaims)
+		name = n
+		return n, storage.UsernameFromClaim(claim), err
+	}
+	if _, err := storage.UpsertLoginUser(ctx, s.db, u, now.UnixMilli(), newName); err != nil {
+		if errors.Is(err, storage.ErrUsernameTaken) {
+			s.log.Warn("loginx: login refused: the user name belongs to another account",
+				"service", req.ServiceName, "username", name)
+			return nil, usernameTaken()
+		}
 		return nil, err
 	}
 	if !u.Active {

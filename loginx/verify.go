@@ -16,19 +16,15 @@ type identity struct {
 	EmailVerified     any    `json:"email_verified"`
 	Picture           string `json:"picture"`
 	Zoneinfo          string `json:"zoneinfo"`
+
+	// tokenClaims are the claims of the verified ID token alone (not
+	// filled from userinfo): the only source of a claim-derived user name.
+	tokenClaims map[string]any
 }
 
 // emailVerified reads email_verified, which some providers send as a
 // string.
-func (id *identity) emailVerified() bool {
-	switch v := id.EmailVerified.(type) {
-	case bool:
-		return v
-	case string:
-		return v == "true"
-	}
-	return false
-}
+func (id *identity) emailVerified() bool { return isTrue(id.EmailVerified) }
 
 // fill copies into id the claims it lacks from other.
 func (id *identity) fill(other *identity) {
@@ -83,6 +79,9 @@ func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (
 	}
 	var id identity
 	if err := tok.Claims(&id); err != nil {
+		return nil, unauthorized("invalid-token", "the ID token's claims are malformed")
+	}
+	if err := tok.Claims(&id.tokenClaims); err != nil {
 		return nil, unauthorized("invalid-token", "the ID token's claims are malformed")
 	}
 	info, err := p.userInfo(ctx, st.userInfoURL, accessToken)

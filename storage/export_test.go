@@ -1,7 +1,32 @@
 package storage
 
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
+)
+
 // MigrationLockKey is the SQL expression of the migration advisory lock.
 const MigrationLockKey = migrationLockKey
 
 // Resolve is resolve: the dialect and driver target of a config.
 var Resolve = resolve
+
+// MigrateUpTo applies the migrations named up to last only, so that a test
+// can build a store as an older release left it and then upgrade it.
+func MigrateUpTo(ctx context.Context, db *bun.DB, last string) error {
+	sub := migrate.NewMigrations()
+	for _, m := range migrations.Sorted() {
+		if m.Name <= last {
+			sub.Add(m)
+		}
+	}
+	m := migrate.NewMigrator(db, sub, migrate.WithTableName(migrationsTable),
+		migrate.WithLocksTableName(migrationLocksTable), migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return err
+	}
+	_, err := m.Migrate(ctx)
+	return err
+}
