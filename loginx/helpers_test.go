@@ -51,6 +51,7 @@ func newEnvWithProvider(t testing.TB, db *bun.DB, idp *loginxtest.Provider, mut 
 		},
 		Logger:                 quietLogger(),
 		RevocationPollInterval: 20 * time.Millisecond,
+		LoginAttemptsPerMinute: -1, // tests log in often from one address
 	}
 	for _, m := range mut {
 		m(&cfg)

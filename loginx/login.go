@@ -3,7 +3,9 @@ package loginx
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -19,6 +21,11 @@ type loginData struct {
 }
 
 func (s *Service) handleLogin(c *gin.Context) {
+	if ok, wait := s.attempts.allow(c.ClientIP()); !ok {
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		s.fail(c, tooManyAttempts(wait))
+		return
+	}
 	body, err := readBody(c)
 	if err != nil {
 		s.fail(c, err)
@@ -34,7 +41,7 @@ func (s *Service) handleLogin(c *gin.Context) {
 		var ae *apiError
 		if errors.As(err, &ae) || errors.Is(err, ErrProviderUnavailable) {
 			// The reason, never the tokens.
-			s.log.Info("loginx: login refused", "service", req.ServiceName, "reason", err.Error())
+			s.log.Info("loginx: login refused", "service", logField(req.ServiceName), "reason", err.Error())
 		}
 		s.fail(c, err)
 		return
@@ -57,7 +64,7 @@ func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, erro
 	u := &storage.LoginUser{
 		Service: req.ServiceName, Subject: id.Subject,
 		Name: sanitizeName(id.Name, 256), Email: id.Email, EmailVerified: id.emailVerified(),
-		AvatarURL: id.Picture, UTCOffset: utcOffset(id.Zoneinfo, now),
+		AvatarURL: webURL(id.Picture), UTCOffset: utcOffset(id.Zoneinfo, now),
 		Status: "online", StatusConnection: "online",
 	}
 	// The name is chosen at the first login only, and kept.

@@ -3,6 +3,7 @@ package loginx
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 )
@@ -84,6 +85,9 @@ func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (
 	if err := tok.Claims(&id.tokenClaims); err != nil {
 		return nil, unauthorized("invalid-token", "the ID token's claims are malformed")
 	}
+	if err := p.checkClaims(tok.Audience, tok.IssuedAt, id.tokenClaims); err != nil {
+		return nil, err
+	}
 	info, err := p.userInfo(ctx, st.userInfoURL, accessToken)
 	if err != nil {
 		return nil, err
@@ -100,4 +104,25 @@ func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (
 func outage(ctx context.Context, err error) bool {
 	return errors.Is(err, ErrProviderUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, context.Canceled) || ctx.Err() != nil
+}
+
+// checkClaims adds what the go-oidc verifier leaves out. It allows five
+// minutes of skew on nbf and checks neither iat nor azp; here nbf and iat
+// may be ahead of our clock by the configured leeway only (a few seconds),
+// and a token for several audiences must name us as its authorized party
+// (OpenID Connect Core 3.1.3.7), or a token issued to another client that
+// merely lists us would log in.
+func (p *provider) checkClaims(aud []string, iat time.Time, claims map[string]any) error {
+	limit := p.now().Add(p.leeway)
+	nbf, _ := claims["nbf"].(float64)
+	if nbf != 0 && time.Unix(int64(nbf), 0).After(limit) || iat.After(limit) {
+		return unauthorized("invalid-token", "the ID token is not valid yet")
+	}
+	if len(aud) > 1 {
+		azp, _ := claims["azp"].(string)
+		if !p.clients[azp] {
+			return unauthorized("invalid-token", "the ID token is for several audiences and its azp is not this application")
+		}
+	}
+	return nil
 }
