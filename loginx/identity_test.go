@@ -3,7 +3,10 @@ package loginx_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -19,17 +22,37 @@ const other = "otheridp"
 // twoProviders is a login service with two real providers: e.idp as
 // service (user claim claimA) and the returned one as other (claimB).
 // Grants maps RBAC user names to the roles an admin gave them.
-func twoProviders(t *testing.T, db *bun.DB, claimA, claimB string, grants map[string][]string) (*env, *loginxtest.Provider) {
+func twoProviders(t *testing.T, db *bun.DB, claimA, claimB string, grants map[string][]string) (*env, *loginxtest.Provider, *logBuffer) {
 	t.Helper()
 	idp2 := loginxtest.NewProvider(t)
+	logs := &logBuffer{}
 	e := newEnv(t, db, func(cfg *loginx.Config) {
+		cfg.Logger = slog.New(slog.NewTextHandler(logs, nil))
 		cfg.Providers[0].UserClaim = claimA
 		p2 := idp2.Config(other)
 		p2.UserClaim = claimB
 		cfg.Providers = append(cfg.Providers, p2)
 		cfg.Roles = func(_ context.Context, username string) ([]string, error) { return grants[username], nil }
 	})
-	return e, idp2
+	return e, idp2, logs
+}
+
+// logBuffer collects log output from several goroutines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // loginAt logs u in at the provider idp configured as serviceName.
@@ -67,7 +90,7 @@ var sara = loginxtest.User{Subject: "sub-sara", PreferredUsername: "sara", Name:
 func TestLoginSquattingDefaultNames(t *testing.T) {
 	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
 		saraName := service + ":sub-sara"
-		e, idp2 := twoProviders(t, db, "", "", map[string][]string{"sara": {"admin"}, saraName: {"editor"}})
+		e, idp2, _ := twoProviders(t, db, "", "", map[string][]string{"sara": {"admin"}, saraName: {"editor"}})
 		// The attacker logs in first at the other provider, claiming sara
 		// in every way a user can.
 		squatter := loginxtest.User{Subject: "evil", PreferredUsername: "sara", Email: "sara@example.org", EmailVerified: true}
@@ -105,7 +128,7 @@ func TestLoginSquattingDefaultNames(t *testing.T) {
 // 409, never a suffixed name; the holder keeps logging in.
 func TestLoginSquattingClaimNames(t *testing.T) {
 	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
-		e, idp2 := twoProviders(t, db, "email", "email", map[string][]string{"sara@example.org": {"editor"}, "admin@evil.example": {"admin"}})
+		e, idp2, logs := twoProviders(t, db, "email", "email", map[string][]string{"sara@example.org": {"editor"}, "admin@evil.example": {"admin"}})
 		// The admin granted editor to sara@example.org before her first login.
 		me := e.meAt(e.idp, service, loginxtest.User{Subject: "sub-sara", Email: "Sara@Example.org", EmailVerified: true})
 		if me["username"] != "sara@example.org" || fmt.Sprint(me["roles"]) != "[editor]" {
@@ -136,6 +159,9 @@ func TestLoginSquattingClaimNames(t *testing.T) {
 		for i := 0; i < 70; i++ {
 			code, body := e.loginAt(idp2, other, loginxtest.User{Subject: fmt.Sprintf("evil-%d", i), Email: "sara@example.org", EmailVerified: true})
 			wantError(t, code, body, http.StatusConflict, "username-taken")
+		}
+		if l := logs.String(); !strings.Contains(l, "belongs to another account") || !strings.Contains(l, "username=sara@example.org") || !strings.Contains(l, "service="+other) {
+			t.Fatalf("the 409 is not logged with its name and provider:\n%.2000s", l)
 		}
 		if n := countUsers(t, db); n != users {
 			t.Fatalf("refused logins created users: %d, want %d", n, users)
