@@ -13,6 +13,9 @@ const MigrationLockKey = migrationLockKey
 // Resolve is resolve: the dialect and driver target of a config.
 var Resolve = resolve
 
+// MigrationCount is the number of registered migrations.
+func MigrationCount() int { return len(migrations.Sorted()) }
+
 // MigrateUpTo applies the migrations named up to last only, so that a test
 // can build a store as an older release left it and then upgrade it.
 func MigrateUpTo(ctx context.Context, db *bun.DB, last string) error {
