@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rolegate/rolegate/middleware"
 )
+
+// MaxProviderName is the longest provider name, in characters.
+const MaxProviderName = 60
 
 // ProviderConfig describes one OAuth/OIDC provider.
 type ProviderConfig struct {
@@ -35,9 +39,10 @@ func (p ProviderConfig) validate() error {
 	if strings.TrimSpace(p.Name) == "" {
 		return fmt.Errorf("loginx: a provider has an empty name")
 	}
-	// ':' ends the provider part of a derived user name.
-	if strings.Contains(p.Name, ":") || !middleware.ValidName(p.Name) {
-		return fmt.Errorf("loginx: provider name %q must be a valid name without ':'", p.Name)
+	// ':' ends the provider part of a derived user name, and the longest
+	// derived name (provider, ":~", 64 hex digits) must stay a valid name.
+	if strings.Contains(p.Name, ":") || !middleware.ValidName(p.Name) || utf8.RuneCountInString(p.Name) > MaxProviderName {
+		return fmt.Errorf("loginx: provider name %q must be a valid name of at most %d characters without ':'", p.Name, MaxProviderName)
 	}
 	if err := checkUserClaim(p.UserClaim); err != nil {
 		return fmt.Errorf("loginx: provider %q: %w", p.Name, err)
