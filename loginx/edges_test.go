@@ -224,3 +224,13 @@ func TestLoginAzpAndClockLeeway(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// A key set that cannot be fetched is an outage (503), not a bad token.
+func TestKeySetOutageIs503(t *testing.T) {
+	db := storagetest.OpenTarget(t, storagetest.SQLite(t))
+	e := newEnv(t, db, func(cfg *loginx.Config) {
+		cfg.Providers[0].JWKSURL = cfg.Providers[0].Issuer + "/no-such-keys"
+	})
+	code, body := e.login(alice)
+	wantError(t, code, body, http.StatusServiceUnavailable, "provider-unavailable")
+}

@@ -44,6 +44,10 @@ func newKeySet(url string, client *http.Client, interval time.Duration, now func
 	return &keySet{url: url, client: client, interval: interval, now: now, algs: algs}
 }
 
+// outageKey carries, in the context of one verification, where
+// VerifySignature reports that the key set could not be fetched.
+type outageKey struct{}
+
 // errNoKey means no key of the provider verifies the token.
 var errNoKey = errors.New("loginx: no key of the provider verifies the ID token")
 
@@ -57,6 +61,10 @@ func (k *keySet) VerifySignature(ctx context.Context, raw string) ([]byte, error
 	kid := jws.Signatures[0].Header.KeyID
 	keys, known, err := k.keysFor(ctx, kid)
 	if err != nil {
+		// go-oidc flattens this error to text; tell verify it was an outage.
+		if o, ok := ctx.Value(outageKey{}).(*error); ok {
+			*o = err
+		}
 		return nil, err
 	}
 	if !known {

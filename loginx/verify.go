@@ -52,8 +52,12 @@ func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (
 	if err != nil {
 		return nil, err
 	}
-	tok, err := st.verifier.Verify(ctx, rawIDToken)
+	var keysDown error
+	tok, err := st.verifier.Verify(context.WithValue(ctx, outageKey{}, &keysDown), rawIDToken)
 	if err != nil {
+		if keysDown != nil {
+			return nil, keysDown
+		}
 		if outage(ctx, err) {
 			return nil, errors.Join(ErrProviderUnavailable, err)
 		}
