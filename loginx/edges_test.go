@@ -62,11 +62,26 @@ func TestKeySetFetchedOnlyForUnknownKidOncePerInterval(t *testing.T) {
 		t.Fatalf("%d key set fetches after 40 forged tokens within the interval, want 1", n)
 	}
 	clk.advance(11 * time.Minute)
+	// A concurrent burst after the interval: one fetch between them.
+	codes := make(chan int, 40)
+	var wg sync.WaitGroup
 	for i := 0; i < 20; i++ {
-		code, body := e.login(alice, loginxtest.UnknownKey())
-		wantError(t, code, body, http.StatusUnauthorized, "invalid-token")
-		code, body = e.login(alice, loginxtest.Tampered())
-		wantError(t, code, body, http.StatusUnauthorized, "invalid-token")
+		for _, opt := range []loginxtest.Option{loginxtest.UnknownKey(), loginxtest.Tampered()} {
+			id, at := e.idp.Login(alice, opt)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				code, _ := e.do("POST", "/api/v1/login", loginBody(service, at, id, 3600))
+				codes <- code
+			}()
+		}
+	}
+	wg.Wait()
+	close(codes)
+	for code := range codes {
+		if code != http.StatusUnauthorized {
+			t.Fatalf("a forged token got %d", code)
+		}
 	}
 	if n := e.idp.KeySetCalls(); n != 2 {
 		t.Fatalf("%d key set fetches after the interval, want 2", n)
