@@ -34,6 +34,7 @@ type keySet struct {
 	mu        sync.RWMutex // guards keys and nextFetch
 	keys      []jose.JSONWebKey
 	nextFetch time.Time // zero until the first fetch
+	fetchErr  error     // of the last fetch, until one succeeds
 }
 
 func newKeySet(url string, client *http.Client, interval time.Duration, now func() time.Time) *keySet {
@@ -84,34 +85,37 @@ func (k *keySet) VerifySignature(ctx context.Context, raw string) ([]byte, error
 // there are none yet) and the interval since the last fetch has passed.
 // known says whether a key can match kid; "" matches any key.
 func (k *keySet) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, bool, error) {
-	if keys, _ := k.current(); has(keys, kid) {
+	if keys, _, _ := k.current(); has(keys, kid) {
 		return keys, true, nil
 	}
 	// Logins with known keys go on while a fetch runs.
 	k.fetchMu.Lock()
 	defer k.fetchMu.Unlock()
-	keys, next := k.current()
+	keys, next, fetchErr := k.current()
 	if has(keys, kid) {
 		return keys, true, nil // fetched while this one waited
 	}
 	if !next.IsZero() && k.now().Before(next) {
-		return nil, false, nil
+		// Too soon to fetch again; while the provider is failing that is
+		// still an outage, not a bad token.
+		return nil, false, fetchErr
 	}
 	fetched, err := k.fetch(ctx)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if err != nil {
 		k.nextFetch = k.now().Add(retryDiscoveryAfter)
-		return nil, false, errors.Join(ErrProviderUnavailable, err)
+		k.fetchErr = errors.Join(ErrProviderUnavailable, err)
+		return nil, false, k.fetchErr
 	}
-	k.keys, k.nextFetch = fetched, k.now().Add(k.interval)
+	k.keys, k.nextFetch, k.fetchErr = fetched, k.now().Add(k.interval), nil
 	return fetched, has(fetched, kid), nil
 }
 
-func (k *keySet) current() ([]jose.JSONWebKey, time.Time) {
+func (k *keySet) current() ([]jose.JSONWebKey, time.Time, error) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
-	return k.keys, k.nextFetch
+	return k.keys, k.nextFetch, k.fetchErr
 }
 
 func has(keys []jose.JSONWebKey, kid string) bool {
