@@ -113,9 +113,9 @@ func (az *Authz) init(ctx context.Context) error {
 		return fmt.Errorf("authz: %w", err)
 	}
 	if az.cfg.EnableEncryption {
-		c, err := cipher.New(az.cfg.EncryptionKey)
+		c, err := az.openCipher(ctx)
 		if err != nil {
-			return fmt.Errorf("authz: encryption: %w", err)
+			return err
 		}
 		stored, err := storage.GetOrInitSetting(ctx, az.db, "cipher_check", func() (string, error) { return c.CheckValue(), nil })
 		if err != nil {

@@ -111,6 +111,11 @@ type Config struct {
 	// OAuthProviders are the identity providers accepted at login.
 	// AUTH_OAUTH_PROVIDERS and AUTH_OAUTH_<NAME>_*.
 	OAuthProviders []loginx.ProviderConfig
+	// LoginAttemptsPerMinute bounds login attempts per remote address
+	// (bursts of that many, refilled at that rate; more get 429). 0: the
+	// default, 30; negative: no limit. AUTH_LOGIN_ATTEMPTS_PER_MINUTE
+	// (0 there turns the limit off).
+	LoginAttemptsPerMinute int
 	// Samples holds the sample endpoints' credentials; they are mounted only
 	// when all are set. AUTH_SAMPLES_USERNAME, _PASSWORD, _API_KEY.
 	Samples samples.Config
@@ -259,6 +264,12 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 			errs = append(errs, fmt.Errorf("AUTH_REVISION_CHECK_INTERVAL=%q is not a duration of at least 10ms (like 1s)", v))
 		} else {
 			c.RevisionCheckInterval = d
+		}
+	}
+	if v := strings.TrimSpace(getenv("AUTH_LOGIN_ATTEMPTS_PER_MINUTE")); v != "" {
+		integer("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", &c.LoginAttemptsPerMinute, 0, 1_000_000)
+		if c.LoginAttemptsPerMinute == 0 && v == "0" {
+			c.LoginAttemptsPerMinute = -1 // off
 		}
 	}
 	providers, err := loginx.ProvidersFromEnv(getenv)

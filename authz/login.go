@@ -24,6 +24,8 @@ func (az *Authz) initLogin(ctx context.Context) error {
 			RefreshTTL:   time.Duration(az.cfg.JWTRefreshTokenExpireDays) * 24 * time.Hour,
 			Roles:        az.hostRoles,
 			Logger:       az.log,
+
+			LoginAttemptsPerMinute: az.cfg.LoginAttemptsPerMinute,
 		})
 		if err != nil {
 			return fmt.Errorf("authz: login: %w", err)

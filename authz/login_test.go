@@ -27,13 +27,15 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 		key := newKey()
 		az := openTarget(t, target, func(cfg *Config) {
 			cfg.ClientKey = key
-			cfg.OAuthProviders = []loginx.ProviderConfig{idp.Config("acme")}
+			pc := idp.Config("acme")
+			pc.UserClaim = "email" // so that the admin can grant before the first login
+			cfg.OAuthProviders = []loginx.ProviderConfig{pc}
 		})
 		ctx := context.Background()
 		host := az.HostClient()
 		host.AddRole(ctx, "editor", "")
 		host.AddPermission(ctx, "editor", "edit")
-		host.AddMembership(ctx, "sara", "editor")
+		host.AddMembership(ctx, "sara@example.com", "editor")
 
 		r := gin.New()
 		if err := az.Mount(r); err != nil {
@@ -79,21 +81,21 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 		if err := json.Unmarshal(w.Body.Bytes(), &login); err != nil || login.Status != "success" {
 			t.Fatalf("login body: %v %s", err, w.Body)
 		}
-		if login.Data.Me.Username != "sara" || !slices.Equal(login.Data.Me.Roles, []string{"editor"}) {
-			t.Fatalf("me = %+v, want username sara with roles [editor]", login.Data.Me)
+		if login.Data.Me.Username != "sara@example.com" || !slices.Equal(login.Data.Me.Roles, []string{"editor"}) {
+			t.Fatalf("me = %+v, want username sara@example.com with roles [editor]", login.Data.Me)
 		}
 		bearer := "Bearer " + login.Data.AuthToken
 
 		if w := do(http.MethodPost, "/notes", nil); w.Code != http.StatusUnauthorized {
 			t.Fatalf("no token: %d", w.Code)
 		}
-		if w := do(http.MethodPost, "/notes", nil, "Authorization", bearer); w.Code != http.StatusCreated || w.Body.String() != "sara" {
+		if w := do(http.MethodPost, "/notes", nil, "Authorization", bearer); w.Code != http.StatusCreated || w.Body.String() != "sara@example.com" {
 			t.Fatalf("with token: %d %s", w.Code, w.Body)
 		}
 		if w := do(http.MethodPost, "/notes", nil, "X-Auth-Token", login.Data.AuthToken, "X-User-Id", login.Data.UserID); w.Code != http.StatusCreated {
 			t.Fatalf("with X-Auth-Token: %d %s", w.Code, w.Body)
 		}
-		host.DelMembership(ctx, "sara", "editor")
+		host.DelMembership(ctx, "sara@example.com", "editor")
 		if w := do(http.MethodPost, "/notes", nil, "Authorization", bearer); w.Code != http.StatusForbidden {
 			t.Fatalf("after revoke: %d %s", w.Code, w.Body)
 		}

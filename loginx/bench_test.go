@@ -20,7 +20,7 @@ func BenchmarkResolveSession(b *testing.B) {
 	c.Request = httptest.NewRequest("GET", "/notes", nil)
 	c.Request.Header.Set("Authorization", "Bearer "+tok)
 	resolve := e.svc.Resolver()
-	if u, err := resolve(c); err != nil || u != "alice" {
+	if u, err := resolve(c); err != nil || u != aliceName {
 		b.Fatal(u, err)
 	}
 	b.ReportAllocs()

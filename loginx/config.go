@@ -35,9 +35,18 @@ type Config struct {
 	// RevocationPollInterval is how often revocations made by other
 	// replicas are read from the store (default 1s).
 	RevocationPollInterval time.Duration
-	// Leeway is the clock skew tolerated on the provider's exp (default
-	// 30s).
+	// Leeway is the clock skew tolerated on the provider's exp, nbf and
+	// iat (default 5s).
 	Leeway time.Duration
+	// KeySetRefreshInterval is the least time between two fetches of a
+	// provider's key set; a fetch happens only for an ID token whose kid
+	// is unknown (default 1 minute).
+	KeySetRefreshInterval time.Duration
+	// LoginAttemptsPerMinute bounds POST /api/v1/login per remote address
+	// (Gin's ClientIP, so set the engine's trusted proxies): bursts of
+	// that many, refilled at that rate; more answer 429 (default 30;
+	// negative: no limit).
+	LoginAttemptsPerMinute int
 	// Issuer is the iss claim of session tokens (default "rolegate").
 	Issuer string
 	// TokenCacheSize bounds the cache of verified session tokens (default
@@ -53,7 +62,9 @@ const (
 	DefaultAccessTTL              = 24 * time.Hour
 	DefaultRefreshTTL             = 7 * 24 * time.Hour
 	DefaultRevocationPollInterval = time.Second
-	DefaultLeeway                 = 30 * time.Second
+	DefaultLeeway                 = 5 * time.Second
+	DefaultKeySetRefreshInterval  = time.Minute
+	DefaultLoginAttemptsPerMinute = 30
 	DefaultIssuer                 = "rolegate"
 	DefaultTokenCacheSize         = 1 << 16
 	// MinSecretLen is the shortest explicit JWTSecret accepted, in bytes.
@@ -89,6 +100,12 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.Leeway == 0 {
 		cfg.Leeway = DefaultLeeway
+	}
+	if cfg.KeySetRefreshInterval <= 0 {
+		cfg.KeySetRefreshInterval = DefaultKeySetRefreshInterval
+	}
+	if cfg.LoginAttemptsPerMinute == 0 {
+		cfg.LoginAttemptsPerMinute = DefaultLoginAttemptsPerMinute
 	}
 	if cfg.Issuer == "" {
 		cfg.Issuer = DefaultIssuer

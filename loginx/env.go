@@ -4,7 +4,13 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/rolegate/rolegate/middleware"
 )
+
+// MaxProviderName is the longest provider name, in characters.
+const MaxProviderName = 60
 
 // ProviderConfig describes one OAuth/OIDC provider.
 type ProviderConfig struct {
@@ -19,11 +25,27 @@ type ProviderConfig struct {
 	JWKSURL string
 	// UserInfoURL overrides the discovered userinfo_endpoint (optional).
 	UserInfoURL string
+	// UserClaim names the ID token claim that becomes a new user's RBAC
+	// user name (e.g. "email"). Empty: the name is "<Name>:<subject>".
+	// The claim is read from the verified ID token only; "email" needs
+	// email_verified true (and is lower-cased), "phone_number"
+	// phone_number_verified. Claims the user sets (preferred_username,
+	// name, nickname, ...) are refused. A name already held by another
+	// account refuses the login (409).
+	UserClaim string
 }
 
 func (p ProviderConfig) validate() error {
 	if strings.TrimSpace(p.Name) == "" {
 		return fmt.Errorf("loginx: a provider has an empty name")
+	}
+	// ':' ends the provider part of a derived user name, and the longest
+	// derived name (provider, ":~", 64 hex digits) must stay a valid name.
+	if strings.Contains(p.Name, ":") || !middleware.ValidName(p.Name) || utf8.RuneCountInString(p.Name) > MaxProviderName {
+		return fmt.Errorf("loginx: provider name %q must be a valid name of at most %d characters without ':'", p.Name, MaxProviderName)
+	}
+	if err := checkUserClaim(p.UserClaim); err != nil {
+		return fmt.Errorf("loginx: provider %q: %w", p.Name, err)
 	}
 	if err := checkURL(p.Issuer); err != nil {
 		return fmt.Errorf("loginx: provider %q: issuer: %w", p.Name, err)
@@ -70,7 +92,8 @@ func EnvName(service string) string {
 // ProvidersFromEnv reads AUTH_OAUTH_PROVIDERS (comma-separated service
 // names) and, for each NAME (see EnvName), AUTH_OAUTH_<NAME>_ISSUER,
 // AUTH_OAUTH_<NAME>_CLIENT_ID (comma-separated audiences), and the
-// optional AUTH_OAUTH_<NAME>_JWKS_URL and AUTH_OAUTH_<NAME>_USERINFO_URL.
+// optional AUTH_OAUTH_<NAME>_JWKS_URL, AUTH_OAUTH_<NAME>_USERINFO_URL and
+// AUTH_OAUTH_<NAME>_USER_CLAIM.
 // It returns nil when no provider is configured, and an error naming the
 // variable for each bad setting.
 func ProvidersFromEnv(getenv func(string) string) ([]ProviderConfig, error) {
@@ -111,6 +134,10 @@ func ProvidersFromEnv(getenv func(string) string) ([]ProviderConfig, error) {
 				return nil, fmt.Errorf("%s: %w", k, err)
 			}
 			*f.dst = u
+		}
+		k, p.UserClaim = v("USER_CLAIM")
+		if err := checkUserClaim(p.UserClaim); err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
 		}
 		out = append(out, p)
 	}

@@ -17,6 +17,7 @@ func TestProvidersFromEnv(t *testing.T) {
 		"AUTH_OAUTH_MY_IDP_CLIENT_ID":    "app",
 		"AUTH_OAUTH_MY_IDP_JWKS_URL":     "https://idp.example.org/keys",
 		"AUTH_OAUTH_MY_IDP_USERINFO_URL": "https://idp.example.org/me",
+		"AUTH_OAUTH_MY_IDP_USER_CLAIM":   "email",
 	}
 	got, err := loginx.ProvidersFromEnv(func(k string) string { return env[k] })
 	if err != nil {
@@ -25,7 +26,7 @@ func TestProvidersFromEnv(t *testing.T) {
 	want := []loginx.ProviderConfig{
 		{Name: "google", Issuer: "https://accounts.google.com", ClientIDs: []string{"a.apps", "b.apps"}},
 		{Name: "my-idp", Issuer: "https://idp.example.org/realms/x", ClientIDs: []string{"app"},
-			JWKSURL: "https://idp.example.org/keys", UserInfoURL: "https://idp.example.org/me"},
+			JWKSURL: "https://idp.example.org/keys", UserInfoURL: "https://idp.example.org/me", UserClaim: "email"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v\nwant %+v", got, want)

@@ -51,6 +51,7 @@ func newEnvWithProvider(t testing.TB, db *bun.DB, idp *loginxtest.Provider, mut 
 		},
 		Logger:                 quietLogger(),
 		RevocationPollInterval: 20 * time.Millisecond,
+		LoginAttemptsPerMinute: -1, // tests log in often from one address
 	}
 	for _, m := range mut {
 		m(&cfg)
@@ -136,6 +137,9 @@ func wantError(t testing.TB, code int, body map[string]any, wantCode int, wantEr
 }
 
 func bearer(tok string) []string { return []string{"Authorization", "Bearer " + tok} }
+
+// aliceName is alice's RBAC user name: derived from provider and subject.
+const aliceName = service + ":sub-alice"
 
 var alice = loginxtest.User{
 	Subject: "sub-alice", PreferredUsername: "alice", Name: "Alice Liddell",

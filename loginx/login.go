@@ -3,7 +3,9 @@ package loginx
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -19,6 +21,11 @@ type loginData struct {
 }
 
 func (s *Service) handleLogin(c *gin.Context) {
+	if ok, wait := s.attempts.allow(c.ClientIP()); !ok {
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		s.fail(c, tooManyAttempts(wait))
+		return
+	}
 	body, err := readBody(c)
 	if err != nil {
 		s.fail(c, err)
@@ -34,7 +41,7 @@ func (s *Service) handleLogin(c *gin.Context) {
 		var ae *apiError
 		if errors.As(err, &ae) || errors.Is(err, ErrProviderUnavailable) {
 			// The reason, never the tokens.
-			s.log.Info("loginx: login refused", "service", req.ServiceName, "reason", err.Error())
+			s.log.Info("loginx: login refused", "service", logField(req.ServiceName), "reason", err.Error())
 		}
 		s.fail(c, err)
 		return
@@ -57,11 +64,27 @@ func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, erro
 	u := &storage.LoginUser{
 		Service: req.ServiceName, Subject: id.Subject,
 		Name: sanitizeName(id.Name, 256), Email: id.Email, EmailVerified: id.emailVerified(),
-		AvatarURL: id.Picture, UTCOffset: utcOffset(id.Zoneinfo, now),
+		AvatarURL: webURL(id.Picture), UTCOffset: utcOffset(id.Zoneinfo, now),
 		Status: "online", StatusConnection: "online",
 	}
-	base := usernameBase(id)
-	if _, err := storage.UpsertLoginUser(ctx, s.db, u, now.UnixMilli(), func(i int) string { return usernameCandidate(base, i) }); err != nil {
+	// The name is chosen at the first login only, and kept.
+	var name string
+	newName := func() (string, string, error) {
+		name = subjectUsername(req.ServiceName, id.Subject)
+		claim := p.cfg.UserClaim
+		if claim == "" {
+			return name, storage.UsernameFromSubject, nil
+		}
+		n, err := claimUsername(claim, id.tokenClaims)
+		name = n
+		return n, storage.UsernameFromClaim(claim), err
+	}
+	if _, err := storage.UpsertLoginUser(ctx, s.db, u, now.UnixMilli(), newName); err != nil {
+		if errors.Is(err, storage.ErrUsernameTaken) {
+			s.log.Warn("loginx: login refused: the user name belongs to another account",
+				"service", req.ServiceName, "username", name)
+			return nil, usernameTaken()
+		}
 		return nil, err
 	}
 	if !u.Active {

@@ -63,7 +63,7 @@ func (s *Service) meRecord(ctx context.Context, u *storage.LoginUser) (*Me, erro
 	return &Me{
 		ID: u.ID, Name: name, Emails: emails, Status: u.Status, StatusConnection: u.StatusConnection,
 		Username: u.Username, UTCOffset: u.UTCOffset, Active: u.Active, Roles: roles,
-		Settings: MeSettings{Preferences: prefs}, AvatarURL: u.AvatarURL,
+		Settings: MeSettings{Preferences: prefs}, AvatarURL: webURL(u.AvatarURL),
 	}, nil
 }
 

@@ -26,11 +26,12 @@ const retryDiscoveryAfter = 500 * time.Millisecond
 // it failed, again on a later login, so a provider that was down at boot
 // works once it is back.
 type provider struct {
-	cfg     ProviderConfig
-	client  *http.Client
-	leeway  time.Duration
-	now     func() time.Time
-	clients map[string]bool
+	cfg      ProviderConfig
+	client   *http.Client
+	leeway   time.Duration
+	keyEvery time.Duration
+	now      func() time.Time
+	clients  map[string]bool
 
 	mu      sync.Mutex
 	ready   *oidcState
@@ -44,8 +45,8 @@ type oidcState struct {
 	userInfoURL string
 }
 
-func newProvider(cfg ProviderConfig, client *http.Client, leeway time.Duration, now func() time.Time) *provider {
-	p := &provider{cfg: cfg, client: client, leeway: leeway, now: now, clients: map[string]bool{}}
+func newProvider(cfg ProviderConfig, client *http.Client, sc Config) *provider {
+	p := &provider{cfg: cfg, client: client, leeway: sc.Leeway, keyEvery: sc.KeySetRefreshInterval, now: sc.Now, clients: map[string]bool{}}
 	for _, id := range cfg.ClientIDs {
 		p.clients[id] = true
 	}
@@ -73,9 +74,6 @@ func (p *provider) state(ctx context.Context) (*oidcState, error) {
 }
 
 func (p *provider) discoverNow(ctx context.Context) (*oidcState, error) {
-	// The key set lives as long as the provider, so it gets a context
-	// that no request cancels.
-	keyCtx := oidc.ClientContext(context.Background(), p.client)
 	pc := oidc.ProviderConfig{IssuerURL: p.cfg.Issuer, JWKSURL: p.cfg.JWKSURL, UserInfoURL: p.cfg.UserInfoURL}
 	if pc.JWKSURL == "" || pc.UserInfoURL == "" {
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -101,7 +99,7 @@ func (p *provider) discoverNow(ctx context.Context) (*oidcState, error) {
 	if pc.JWKSURL == "" || pc.UserInfoURL == "" {
 		return nil, fmt.Errorf("discovery gave no jwks_uri or no userinfo_endpoint")
 	}
-	keys := oidc.NewRemoteKeySet(keyCtx, pc.JWKSURL)
+	keys := newKeySet(pc.JWKSURL, p.client, p.keyEvery, p.now)
 	v := oidc.NewVerifier(p.cfg.Issuer, keys, &oidc.Config{
 		// Audience is checked against every configured client id below.
 		SkipClientIDCheck:    true,

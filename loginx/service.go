@@ -29,6 +29,7 @@ type Service struct {
 	providers map[string]*provider
 	tokens    *tokens
 	revoked   *revocations
+	attempts  *throttle // login attempts per remote address
 
 	stop      context.CancelFunc
 	wg        sync.WaitGroup
@@ -49,7 +50,8 @@ func New(ctx context.Context, db *bun.DB, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{db: db, cfg: cfg, log: cfg.Logger, providers: map[string]*provider{}, revoked: &revocations{}}
+	s := &Service{db: db, cfg: cfg, log: cfg.Logger, providers: map[string]*provider{}, revoked: &revocations{},
+		attempts: newThrottle(cfg.LoginAttemptsPerMinute, cfg.Now)}
 	s.tokens = newTokens(cfg.JWTAlgorithm, key, cfg, s.revoked)
 	if err := s.revoked.poll(ctx, db, cfg.Now()); err != nil {
 		return nil, fmt.Errorf("loginx: loading revocations: %w", err)
@@ -58,7 +60,7 @@ func New(ctx context.Context, db *bun.DB, cfg Config) (*Service, error) {
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.stop = stop
 	for _, pc := range cfg.Providers {
-		p := newProvider(pc, client, cfg.Leeway, cfg.Now)
+		p := newProvider(pc, client, cfg)
 		s.providers[pc.Name] = p
 		s.wg.Add(1)
 		go func() {

@@ -49,7 +49,7 @@ func TestResolver(t *testing.T) {
 
 		t.Run("genuine", func(t *testing.T) {
 			for _, h := range [][]string{bearer(tok), {"Authorization", "bearer " + tok}, {"X-Auth-Token", tok, "X-User-Id", uid}} {
-				if u, err := resolve(e.svc, h...); err != nil || u != "alice" {
+				if u, err := resolve(e.svc, h...); err != nil || u != aliceName {
 					t.Fatalf("%v: %q, %v", h[0], u, err)
 				}
 			}
@@ -106,7 +106,7 @@ func TestResolver(t *testing.T) {
 			code, body = e.do("POST", "/api/v1/logout", "", bearer(tok2)...)
 			wantError(t, code, body, http.StatusUnauthorized, "unauthorized")
 			// The first session is untouched.
-			if u, err := resolve(e.svc, bearer(tok)...); err != nil || u != "alice" {
+			if u, err := resolve(e.svc, bearer(tok)...); err != nil || u != aliceName {
 				t.Fatalf("other session: %q, %v", u, err)
 			}
 		})
@@ -118,7 +118,7 @@ func TestLogoutReachesOtherReplicas(t *testing.T) {
 		a := newEnv(t, db)
 		b := newEnvWithProvider(t, db, a.idp)
 		tok := a.mustLogin(alice)["authToken"].(string)
-		if u, err := resolve(b.svc, bearer(tok)...); err != nil || u != "alice" {
+		if u, err := resolve(b.svc, bearer(tok)...); err != nil || u != aliceName {
 			t.Fatalf("replica b: %q, %v", u, err)
 		}
 		if code, _ := a.do("POST", "/api/v1/logout", "", bearer(tok)...); code != 200 {
@@ -148,7 +148,7 @@ func TestRefresh(t *testing.T) {
 		if r2 == r1 || a2 == data["authToken"] || d2["userId"] != data["userId"] {
 			t.Fatalf("not rotated: %v", d2)
 		}
-		if u, err := resolve(e.svc, bearer(a2)...); err != nil || u != "alice" {
+		if u, err := resolve(e.svc, bearer(a2)...); err != nil || u != aliceName {
 			t.Fatalf("new authToken: %q %v", u, err)
 		}
 		t.Run("unknown", func(t *testing.T) {
@@ -212,7 +212,7 @@ func TestGeneratedSecretIsShared(t *testing.T) {
 		a := newEnv(t, db, gen)
 		b := newEnvWithProvider(t, db, a.idp, gen)
 		tok := a.mustLogin(alice)["authToken"].(string)
-		if u, err := resolve(b.svc, bearer(tok)...); err != nil || u != "alice" {
+		if u, err := resolve(b.svc, bearer(tok)...); err != nil || u != aliceName {
 			t.Fatalf("replica with the generated secret: %q %v", u, err)
 		}
 		var v string

@@ -1,33 +1,119 @@
 package loginx
 
 import (
-	"strconv"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rolegate/rolegate/middleware"
 )
 
-// maxNameRunes is the longest valid rolegate name.
-const maxNameRunes = 128
+// A user's RBAC name never comes from a claim the user controls or from an
+// unverified one. By default it is derived from the provider and the
+// subject, which the provider alone assigns: unique by construction and
+// stable across logins. A provider may name a claim instead (UserClaim);
+// that claim is read from the verified ID token only (never from the
+// userinfo answer alone), and only when the provider vouches for it.
 
-// usernameBase picks the base of a new user's username: the
-// preferred_username claim, else the e-mail's local part, else the
-// subject, each sanitised to a valid rolegate name; "user" if none is
-// usable.
-func usernameBase(id *identity) string {
-	local := id.Email
-	if at := strings.LastIndexByte(local, '@'); at >= 0 {
-		local = local[:at]
-	}
-	for _, c := range []string{id.PreferredUsername, local, id.Subject} {
-		if s := sanitizeName(c, maxNameRunes); s != "" {
-			return s
+// hashedSubjectMark starts the subject part of a derived name when the
+// subject cannot be used as it is (too long, or characters a name may not
+// hold). Subjects that start with it are hashed too, so a plain subject
+// can never produce the name of a hashed one.
+const hashedSubjectMark = "~"
+
+// subjectUsername is the default RBAC name: "<service>:<subject>", or
+// "<service>:~<sha256 hex of subject>" when that is not a valid name.
+// Provider names never contain ':' (ProviderConfig.validate), so the
+// service part ends at the first ':' and two providers never share a name.
+func subjectUsername(service, subject string) string {
+	if !strings.HasPrefix(subject, hashedSubjectMark) {
+		if n := service + ":" + subject; middleware.ValidName(n) {
+			return n
 		}
 	}
-	return "user"
+	sum := sha256.Sum256([]byte(subject))
+	return service + ":" + hashedSubjectMark + hex.EncodeToString(sum[:])
 }
 
-// sanitizeName makes s a valid rolegate name of at most max runes: invalid
+// userEditableClaims are standard OIDC claims that the person (not the
+// provider) sets, or that providers do not promise to keep unique
+// (OpenID Connect Core 5.1: preferred_username "MUST NOT" be relied on).
+// Naming one of them as a provider's UserClaim is refused at startup.
+var userEditableClaims = map[string]bool{
+	"name": true, "given_name": true, "family_name": true, "middle_name": true,
+	"nickname": true, "preferred_username": true, "profile": true, "picture": true,
+	"website": true, "gender": true, "birthdate": true, "zoneinfo": true,
+	"locale": true, "address": true, "updated_at": true,
+}
+
+// verifiedBy names, for the claims that have one, the claim by which the
+// provider says it checked the value. Such a claim is used only when its
+// flag is true in the same ID token.
+var verifiedBy = map[string]string{
+	"email":        "email_verified",
+	"phone_number": "phone_number_verified",
+}
+
+// checkUserClaim reports why claim may not be a provider's UserClaim.
+func checkUserClaim(claim string) error {
+	switch {
+	case claim == "":
+		return nil
+	case userEditableClaims[claim]:
+		return fmt.Errorf("the claim %q is set by the user (or not unique) and cannot be an RBAC user name; use the default (provider and subject), email, or a claim your provider's administrators assign", claim)
+	case strings.HasSuffix(claim, "_verified") || claim == "sub":
+		return fmt.Errorf("the claim %q cannot be an RBAC user name", claim)
+	}
+	return nil
+}
+
+// claimUsername reads the provider's UserClaim from the verified ID token
+// claims. E-mail addresses are lower-cased (the domain is case-insensitive
+// and providers differ in case), so an admin grants to the lower-case
+// address. It refuses (403) a missing, non-string, unverified or invalid
+// value: falling back to another name would give the person an identity
+// the admin did not expect.
+func claimUsername(claim string, tokenClaims map[string]any) (string, error) {
+	v, _ := tokenClaims[claim].(string)
+	if v == "" {
+		return "", claimRefused(fmt.Sprintf("the ID token has no %s claim, which this provider's user names come from", claim))
+	}
+	if flag, ok := verifiedBy[claim]; ok && !isTrue(tokenClaims[flag]) {
+		return "", claimRefused(fmt.Sprintf("the provider has not verified the %s claim (%s is not true in the ID token)", claim, flag))
+	}
+	if claim == "email" {
+		v = strings.ToLower(v)
+	}
+	if !middleware.ValidName(v) {
+		return "", claimRefused(fmt.Sprintf("the %s claim is not a valid user name", claim))
+	}
+	return v, nil
+}
+
+// isTrue reads a verification flag, which some providers send as a string.
+func isTrue(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return v == "true"
+	}
+	return false
+}
+
+func claimRefused(msg string) *apiError {
+	return &apiError{http.StatusForbidden, "user-claim-refused", msg}
+}
+
+func usernameTaken() *apiError {
+	return &apiError{http.StatusConflict, "username-taken", "the user name this login maps to belongs to another account; an administrator must resolve it"}
+}
+
+// sanitizeName makes s a display name of at most max runes: invalid
 // UTF-8 and control characters dropped, '/' as '_', surrounding white
 // space trimmed. It may return "".
 func sanitizeName(s string, max int) string {
@@ -46,16 +132,4 @@ func sanitizeName(s string, max int) string {
 		s = strings.TrimSpace(string([]rune(s)[:max]))
 	}
 	return s
-}
-
-// usernameCandidate returns the attempt-th username to try: the base,
-// then base-2, base-3, ..., the base shortened so the result stays within
-// 128 characters.
-func usernameCandidate(base string, attempt int) string {
-	if attempt == 0 {
-		return base
-	}
-	suffix := "-" + strconv.Itoa(attempt+1)
-	b := sanitizeName(base, maxNameRunes-len(suffix))
-	return b + suffix
 }

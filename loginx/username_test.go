@@ -7,18 +7,46 @@ import (
 	"github.com/rolegate/rolegate/middleware"
 )
 
-// FuzzUsername: whatever the claims, the username (and every collision
-// variant) is a valid rolegate name.
+// FuzzUsername: whatever the subject or claim, the derived user name is a
+// valid rolegate name, two subjects never share one, and a claim-derived
+// name is either valid or refused.
 func FuzzUsername(f *testing.F) {
-	for _, s := range []string{"alice", " a/b ", "\x00\x01", strings.Repeat("é", 200), "\xff\xfe", "  ", "a@b.c"} {
-		f.Add(s, s, s)
+	for _, s := range []string{"alice", " a/b ", "\x00\x01", strings.Repeat("é", 200), "\xff\xfe", "  ", "a@b.c", "~abc", "x"} {
+		f.Add(s, s+"x", s)
 	}
-	f.Fuzz(func(t *testing.T, pref, email, sub string) {
-		base := usernameBase(&identity{PreferredUsername: pref, Email: email, Subject: sub})
-		for _, i := range []int{0, 1, 9, 99999} {
-			if u := usernameCandidate(base, i); !middleware.ValidName(u) {
-				t.Fatalf("username %q (attempt %d) from %q, %q, %q is not a valid name", u, i, pref, email, sub)
-			}
+	f.Fuzz(func(t *testing.T, sub1, sub2, claim string) {
+		n1, n2 := subjectUsername("idp", sub1), subjectUsername("idp", sub2)
+		if !middleware.ValidName(n1) || !middleware.ValidName(n2) {
+			t.Fatalf("name %q or %q (subjects %q, %q) is not a valid name", n1, n2, sub1, sub2)
+		}
+		if sub1 != sub2 && n1 == n2 {
+			t.Fatalf("subjects %q and %q share the name %q", sub1, sub2, n1)
+		}
+		n, err := claimUsername("email", map[string]any{"email": claim, "email_verified": true})
+		if err == nil && !middleware.ValidName(n) {
+			t.Fatalf("claim %q gave the invalid name %q", claim, n)
 		}
 	})
+}
+
+func TestSubjectUsername(t *testing.T) {
+	long := strings.Repeat("9", 200)
+	for _, tc := range []struct{ sub, want string }{
+		{"1098", "google:1098"},
+		{"a/b", "google:~"},   // '/' cannot be in a name: hashed
+		{"~1098", "google:~"}, // the mark itself: hashed, so no plain subject mimics a hash
+		{long, "google:~"},    // too long: hashed
+		{"user@x.org", "google:user@x.org"},
+	} {
+		got := subjectUsername("google", tc.sub)
+		if tc.want == "google:~" {
+			if !strings.HasPrefix(got, "google:~") || len(got) != len("google:~")+64 {
+				t.Errorf("subject %q: %q, want a hashed name", tc.sub, got)
+			}
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("subject %q: %q, want %q", tc.sub, got, tc.want)
+		}
+	}
 }

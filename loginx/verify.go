@@ -3,6 +3,7 @@ package loginx
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 )
@@ -16,19 +17,15 @@ type identity struct {
 	EmailVerified     any    `json:"email_verified"`
 	Picture           string `json:"picture"`
 	Zoneinfo          string `json:"zoneinfo"`
+
+	// tokenClaims are the claims of the verified ID token alone (not
+	// filled from userinfo): the only source of a claim-derived user name.
+	tokenClaims map[string]any
 }
 
 // emailVerified reads email_verified, which some providers send as a
 // string.
-func (id *identity) emailVerified() bool {
-	switch v := id.EmailVerified.(type) {
-	case bool:
-		return v
-	case string:
-		return v == "true"
-	}
-	return false
-}
+func (id *identity) emailVerified() bool { return isTrue(id.EmailVerified) }
 
 // fill copies into id the claims it lacks from other.
 func (id *identity) fill(other *identity) {
@@ -55,8 +52,12 @@ func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (
 	if err != nil {
 		return nil, err
 	}
-	tok, err := st.verifier.Verify(ctx, rawIDToken)
+	var keysDown error
+	tok, err := st.verifier.Verify(context.WithValue(ctx, outageKey{}, &keysDown), rawIDToken)
 	if err != nil {
+		if keysDown != nil {
+			return nil, keysDown
+		}
 		if outage(ctx, err) {
 			return nil, errors.Join(ErrProviderUnavailable, err)
 		}
@@ -85,6 +86,12 @@ func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (
 	if err := tok.Claims(&id); err != nil {
 		return nil, unauthorized("invalid-token", "the ID token's claims are malformed")
 	}
+	if err := tok.Claims(&id.tokenClaims); err != nil {
+		return nil, unauthorized("invalid-token", "the ID token's claims are malformed")
+	}
+	if err := p.checkClaims(tok.Audience, tok.IssuedAt, id.tokenClaims); err != nil {
+		return nil, err
+	}
 	info, err := p.userInfo(ctx, st.userInfoURL, accessToken)
 	if err != nil {
 		return nil, err
@@ -101,4 +108,25 @@ func (p *provider) verify(ctx context.Context, rawIDToken, accessToken string) (
 func outage(ctx context.Context, err error) bool {
 	return errors.Is(err, ErrProviderUnavailable) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, context.Canceled) || ctx.Err() != nil
+}
+
+// checkClaims adds what the go-oidc verifier leaves out. It allows five
+// minutes of skew on nbf and checks neither iat nor azp; here nbf and iat
+// may be ahead of our clock by the configured leeway only (a few seconds),
+// and a token for several audiences must name us as its authorized party
+// (OpenID Connect Core 3.1.3.7), or a token issued to another client that
+// merely lists us would log in.
+func (p *provider) checkClaims(aud []string, iat time.Time, claims map[string]any) error {
+	limit := p.now().Add(p.leeway)
+	nbf, _ := claims["nbf"].(float64)
+	if nbf != 0 && time.Unix(int64(nbf), 0).After(limit) || iat.After(limit) {
+		return unauthorized("invalid-token", "the ID token is not valid yet")
+	}
+	if len(aud) > 1 {
+		azp, _ := claims["azp"].(string)
+		if !p.clients[azp] {
+			return unauthorized("invalid-token", "the ID token is for several audiences and its azp is not this application")
+		}
+	}
+	return nil
 }

@@ -1,6 +1,11 @@
 package storage
 
-import "github.com/uptrace/bun"
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
+)
 
 // MigrationLockKey is the SQL expression of the migration advisory lock.
 const MigrationLockKey = migrationLockKey
@@ -17,6 +22,23 @@ var (
 	BytewiseProbe = bytewiseProbe
 )
 
-// RegisteredMigrations counts the migrations every part registered, so
-// that tests do not hard-code it.
-func RegisteredMigrations() int { return len(migrations.Sorted()) }
+// MigrationCount is the number of registered migrations.
+func MigrationCount() int { return len(migrations.Sorted()) }
+
+// MigrateUpTo applies the migrations named up to last only, so that a test
+// can build a store as an older release left it and then upgrade it.
+func MigrateUpTo(ctx context.Context, db *bun.DB, last string) error {
+	sub := migrate.NewMigrations()
+	for _, m := range migrations.Sorted() {
+		if m.Name <= last {
+			sub.Add(m)
+		}
+	}
+	m := migrate.NewMigrator(db, sub, migrate.WithTableName(migrationsTable),
+		migrate.WithLocksTableName(migrationLocksTable), migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return err
+	}
+	_, err := m.Migrate(ctx)
+	return err
+}

@@ -33,6 +33,10 @@ type LoginUser struct {
 	// Username is unique and is the user's RBAC user name. It is chosen at
 	// creation and never changed by later logins.
 	Username string `bun:"username"`
+	// UsernameSource says where Username came from: UsernameFromSubject,
+	// UsernameFromClaim(claim), or UsernameLegacy for users created
+	// before names were derived that way.
+	UsernameSource string `bun:"username_source"`
 	// Name is the display name from the provider's claims.
 	Name string `bun:"name"`
 	// Email is the address from the claims ("" when none).

@@ -6,52 +6,70 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
-	"fmt"
 
 	"github.com/uptrace/bun"
 )
 
-// maxUsernameAttempts bounds the search for a free username.
-const maxUsernameAttempts = 64
+// Where a login user's name came from (LoginUser.UsernameSource).
+const (
+	// UsernameFromSubject: "<service>:<subject>", unique by construction.
+	UsernameFromSubject = "subject"
+	// UsernameLegacy marks users created before user names were derived
+	// from the subject: their name came from preferred_username or the
+	// e-mail's local part, which the user may control. They keep it, so
+	// that their grants keep working; an admin may review them.
+	UsernameLegacy = "legacy"
+)
+
+// UsernameFromClaim is the source of a name taken from a verified claim.
+func UsernameFromClaim(claim string) string { return "claim:" + claim }
+
+// ErrUsernameTaken means a new user's name is already held by another
+// (service, subject): the login is refused, never given another name.
+var ErrUsernameTaken = errors.New("storage: the user name belongs to another login user")
 
 // UpsertLoginUser finds the user by (u.Service, u.Subject). When found, it
 // updates the profile fields (Name, Email, EmailVerified, AvatarURL,
 // UTCOffset, Status, StatusConnection) from u and keeps the rest (ID,
-// Username, Active, Preferences, CreatedAt). When absent, it creates the
-// user with the first free name that username(0), username(1), ... yields.
-// On return *u is the stored record. Concurrent first logins of the same
-// person create one user: inserts never overwrite, and a lost race is
-// re-read. Accounts are never merged by e-mail.
-func UpsertLoginUser(ctx context.Context, db bun.IDB, u *LoginUser, now int64, username func(attempt int) string) (created bool, err error) {
-	for attempt := 0; attempt < maxUsernameAttempts; attempt++ {
-		found, err := updateLoginUser(ctx, db, u, now)
-		if err != nil || found {
-			return false, err
-		}
-		rec := *u
-		if rec.ID, err = newLoginID(); err != nil {
-			return false, err
-		}
-		rec.Username = username(attempt)
-		rec.Active = true
-		if rec.Preferences == "" {
-			rec.Preferences = "{}"
-		}
-		rec.CreatedAt, rec.UpdatedAt = now, now
-		res, err := db.NewInsert().Model(&rec).On("CONFLICT DO NOTHING").Exec(ctx)
-		if err != nil {
-			return false, Classify(err)
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return false, Classify(err)
-		} else if n == 1 {
-			*u = rec
-			return true, nil
-		}
-		// Either the same person was created concurrently (the next
-		// updateLoginUser finds them) or the username is taken.
+// Username, Active, Preferences, CreatedAt). When absent, it asks newName
+// for the user name and its source (an error from newName is returned as
+// it is) and creates the user with it; ErrUsernameTaken when another
+// (service, subject) holds that name. On return *u is the stored record.
+// Concurrent first logins of the same person create one user: inserts
+// never overwrite, and a lost race is re-read. Accounts are never merged.
+func UpsertLoginUser(ctx context.Context, db bun.IDB, u *LoginUser, now int64, newName func() (name, source string, err error)) (created bool, err error) {
+	found, err := updateLoginUser(ctx, db, u, now)
+	if err != nil || found {
+		return false, err
 	}
-	return false, fmt.Errorf("storage: no free username after %d attempts", maxUsernameAttempts)
+	rec := *u
+	if rec.Username, rec.UsernameSource, err = newName(); err != nil {
+		return false, err
+	}
+	if rec.ID, err = newLoginID(); err != nil {
+		return false, err
+	}
+	rec.Active = true
+	if rec.Preferences == "" {
+		rec.Preferences = "{}"
+	}
+	rec.CreatedAt, rec.UpdatedAt = now, now
+	res, err := db.NewInsert().Model(&rec).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return false, Classify(err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return false, Classify(err)
+	} else if n == 1 {
+		*u = rec
+		return true, nil
+	}
+	// Either the same person was created concurrently (re-read them) or
+	// the name is another's.
+	if found, err = updateLoginUser(ctx, db, u, now); err != nil || found {
+		return false, err
+	}
+	return false, ErrUsernameTaken
 }
 
 // updateLoginUser updates the profile of the user with u's identity and

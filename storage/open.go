@@ -194,6 +194,9 @@ func openSQLite(path string) (*bun.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(expanded), 0o700); err != nil {
 		return nil, fmt.Errorf("storage: cannot create the folder of the SQLite file: %w", err)
 	}
+	if err := createPrivate(expanded); err != nil {
+		return nil, err
+	}
 	// WAL lets readers run beside the writer; busy_timeout makes writers
 	// queue instead of failing; _txlock=immediate takes the write lock at
 	// BEGIN so two writers never deadlock upgrading a read lock.
@@ -206,6 +209,22 @@ func openSQLite(path string) (*bun.DB, error) {
 	sqldb.SetMaxOpenConns(8)
 	sqldb.SetMaxIdleConns(8)
 	return bun.NewDB(sqldb, sqlitedialect.New()), nil
+}
+
+// createPrivate creates the SQLite file readable by its owner only, unless
+// it exists. SQLite would create it 0644 (less the umask), and the store
+// holds what must stay private (the audit key, login sessions); SQLite
+// gives the -wal and -shm files it creates the mode of the database file.
+// An existing file keeps the mode its operator gave it.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("storage: cannot create the SQLite file: %w", err)
+	}
+	return f.Close()
 }
 
 // sqliteURIPath escapes what a file: URI would otherwise read as the

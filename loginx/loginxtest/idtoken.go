@@ -131,8 +131,7 @@ func (p *Provider) sign(s *tokenSpec, payload []byte) string {
 	alg := jose.RS256
 	switch {
 	case s.otherKey:
-		k, _ := rsa.GenerateKey(rand.Reader, 2048)
-		key = k
+		key = p.strangerKey()
 	case s.ec:
 		key, alg = p.ecKey, jose.ES256
 	}
@@ -153,3 +152,12 @@ func (p *Provider) sign(s *tokenSpec, payload []byte) string {
 }
 
 func b64(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+
+// strangerKey is a key that is not in the provider's JWKS, made once per
+// provider (RSA key generation is slow).
+func (p *Provider) strangerKey() *rsa.PrivateKey {
+	p.otherOnce.Do(func() {
+		p.other, _ = rsa.GenerateKey(rand.Reader, 2048)
+	})
+	return p.other
+}

@@ -33,6 +33,10 @@ type Provider struct {
 	mu     sync.Mutex
 	access map[string]User // access token -> user
 	calls  atomic.Int64
+	jwksN  atomic.Int64
+
+	otherOnce sync.Once
+	other     *rsa.PrivateKey // signs UnknownKey tokens
 }
 
 // User is a person at the provider: the claims it asserts.
@@ -98,6 +102,9 @@ func (p *Provider) SetDown(down bool) { p.down.Store(down) }
 // UserInfoCalls counts requests to the userinfo endpoint.
 func (p *Provider) UserInfoCalls() int64 { return p.calls.Load() }
 
+// KeySetCalls counts requests to the JWKS endpoint.
+func (p *Provider) KeySetCalls() int64 { return p.jwksN.Load() }
+
 func (p *Provider) gate(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p.down.Load() {
@@ -128,6 +135,7 @@ func (p *Provider) discovery(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (p *Provider) jwks(w http.ResponseWriter, _ *http.Request) {
+	p.jwksN.Add(1)
 	writeJSON(w, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{
 		{Key: &p.rsaKey.PublicKey, KeyID: RSAKeyID, Algorithm: "RS256", Use: "sig"},
 		{Key: &p.ecKey.PublicKey, KeyID: ECKeyID, Algorithm: "ES256", Use: "sig"},

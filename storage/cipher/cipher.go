@@ -4,16 +4,18 @@ import (
 	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/pbkdf2"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Derivation parameters. Changing any of them changes every key, so they
 // are part of the stored format: a change needs a new Prefix.
 const (
-	salt       = "rolegate/cipher/v1" // PBKDF2 salt, fixed so replicas agree
+	legacySalt = "rolegate/cipher/v1" // PBKDF2 salt of stores made before per-store salts
 	iterations = 100_000              // PBKDF2-HMAC-SHA256 iterations
 	keySize    = 32                   // AES-256 key and HMAC-SHA256 key
 
@@ -31,16 +33,52 @@ type Cipher struct {
 	check  string
 }
 
-// New derives the master keys from passphrase with PBKDF2-HMAC-SHA256
-// (100,000 iterations, fixed salt; see the package documentation). It is
-// slow on purpose, tens of milliseconds, to make guessing the passphrase
-// from a copy of the database expensive; call it once, never per
-// operation. An empty passphrase is an error.
+// MinPassphraseLen is the shortest passphrase NewSalted accepts, in
+// characters.
+const MinPassphraseLen = 16
+
+// SaltSize is the size of the random per-store salt NewSalt makes.
+const SaltSize = 16
+
+// NewSalt returns a random per-store salt for NewSalted. The store keeps
+// it beside the key check value, so every replica derives the same keys.
+func NewSalt() ([]byte, error) {
+	b := make([]byte, SaltSize)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("cipher: salt: %w", err)
+	}
+	return b, nil
+}
+
+// NewSalted derives the master keys from passphrase and the store's own
+// salt with PBKDF2-HMAC-SHA256 (100,000 iterations). A salt of its own per
+// store means a guess at the passphrase costs PBKDF2 per store, not once
+// for every installation. It is slow on purpose, tens of milliseconds;
+// call it once, never per operation. A passphrase under MinPassphraseLen
+// characters or a salt under SaltSize bytes is an error.
+func NewSalted(passphrase string, salt []byte) (*Cipher, error) {
+	if n := utf8.RuneCountInString(passphrase); n < MinPassphraseLen {
+		return nil, fmt.Errorf("cipher: the passphrase has %d characters; at least %d are required", n, MinPassphraseLen)
+	}
+	if len(salt) < SaltSize {
+		return nil, fmt.Errorf("cipher: the salt has %d bytes; at least %d are required", len(salt), SaltSize)
+	}
+	return derive(passphrase, salt)
+}
+
+// New derives the master keys as stores made before per-store salts did:
+// PBKDF2-HMAC-SHA256 (100,000 iterations) with the fixed application salt,
+// and any non-empty passphrase. It exists so that those stores keep
+// opening; a new store uses NewSalted.
 func New(passphrase string) (*Cipher, error) {
 	if passphrase == "" {
 		return nil, errors.New("cipher: empty passphrase")
 	}
-	dk, err := pbkdf2.Key(sha256.New, passphrase, []byte(salt), iterations, 2*keySize)
+	return derive(passphrase, []byte(legacySalt))
+}
+
+func derive(passphrase string, salt []byte) (*Cipher, error) {
+	dk, err := pbkdf2.Key(sha256.New, passphrase, salt, iterations, 2*keySize)
 	if err != nil {
 		return nil, fmt.Errorf("cipher: deriving keys: %w", err)
 	}

@@ -303,3 +303,43 @@ func TestEncryptedLength(t *testing.T) {
 		t.Fatalf("len(Encrypt(128 ASCII characters)) = %d, documented as 196", n)
 	}
 }
+
+// A new store's keys need a passphrase of MinPassphraseLen characters and
+// a salt of its own: two stores with the same passphrase get unrelated
+// keys, and neither matches the fixed salt of older stores.
+func TestNewSalted(t *testing.T) {
+	const pass = "sixteen chars ok"
+	for _, short := range []string{"", "hunter2", "fifteen chars!!", "ééééééééééééééé"} {
+		if _, err := cipher.NewSalted(short, make([]byte, cipher.SaltSize)); err == nil {
+			t.Errorf("passphrase %q accepted", short)
+		}
+	}
+	if _, err := cipher.NewSalted(pass, make([]byte, cipher.SaltSize-1)); err == nil {
+		t.Error("a short salt was accepted")
+	}
+	s1, err := cipher.NewSalt()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := cipher.NewSalt()
+	if len(s1) != cipher.SaltSize || string(s1) == string(s2) {
+		t.Fatalf("salts %x and %x", s1, s2)
+	}
+	a, err := cipher.NewSalted(pass, s1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := cipher.NewSalted(pass, s2)
+	again, _ := cipher.NewSalted(pass, s1)
+	legacy, _ := cipher.New(pass)
+	if a.CheckValue() == b.CheckValue() || a.CheckValue() == legacy.CheckValue() {
+		t.Fatal("two salts (or a salt and the legacy salt) give the same keys")
+	}
+	if a.CheckValue() != again.CheckValue() {
+		t.Fatal("one salt gives two keys")
+	}
+	ns := []byte("namespace")
+	if a.ForClient(ns).Encrypt("alice") == b.ForClient(ns).Encrypt("alice") {
+		t.Fatal("two stores store one name alike")
+	}
+}

@@ -17,11 +17,15 @@
 //
 // # Construction
 //
-// Keys. New derives 64 bytes from the passphrase with PBKDF2-HMAC-SHA256,
-// 100,000 iterations, and the fixed application salt "rolegate/cipher/v1"
-// (fixed, so every replica given the same passphrase derives the same keys;
-// 18 bytes, so it meets the 16-byte minimum of FIPS 140-3 mode; the tests
-// pass under GODEBUG=fips140=only). Bytes 0-31
+// Keys. NewSalted derives 64 bytes from the passphrase (at least
+// MinPassphraseLen characters) with PBKDF2-HMAC-SHA256, 100,000
+// iterations, and a random 16-byte salt of the store's own (NewSalt), which
+// the store keeps beside the key check value so that every replica derives
+// the same keys; a guess at the passphrase then costs PBKDF2 per store.
+// Stores made before per-store salts used the fixed application salt
+// "rolegate/cipher/v1" (18 bytes); New derives their keys, so they keep
+// opening. Both salts meet the 16-byte minimum of FIPS 140-3 mode (the
+// tests pass under GODEBUG=fips140=only). Bytes 0-31
 // are the master AES key, bytes 32-63 the master MAC key. This runs once at
 // startup; note that 64 bytes are two PBKDF2-SHA256 blocks, so it costs
 // 2 x 100,000 HMAC iterations.

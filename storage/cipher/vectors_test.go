@@ -41,9 +41,9 @@ func TestKnownAnswerVectors(t *testing.T) {
 	if err := json.Unmarshal(data, &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Salt != salt || v.Iterations != iterations || v.Prefix != Prefix {
+	if v.Salt != legacySalt || v.Iterations != iterations || v.Prefix != Prefix {
 		t.Fatalf("vectors made for salt %q, %d iterations, prefix %q; code has %q, %d, %q",
-			v.Salt, v.Iterations, v.Prefix, salt, iterations, Prefix)
+			v.Salt, v.Iterations, v.Prefix, legacySalt, iterations, Prefix)
 	}
 	if len(v.Passphrases) < 2 {
 		t.Fatalf("want vectors for at least 2 passphrases, got %d", len(v.Passphrases))
