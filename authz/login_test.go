@@ -28,6 +28,7 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 		az := openTarget(t, target, func(cfg *Config) {
 			cfg.ClientKey = key
 			cfg.OAuthProviders = []loginx.ProviderConfig{idp.Config("acme")}
+			cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 		})
 		ctx := context.Background()
 		host := az.HostClient()

@@ -25,7 +25,7 @@ func (s *Service) Authenticate(c *gin.Context) (Session, error) {
 	if raw == "" {
 		return Session{}, fmt.Errorf("%w: no authToken", ErrInvalidSession)
 	}
-	sess, err := s.tokens.verify(raw)
+	sess, err := s.tokens.verify(c.Request.Context(), raw)
 	if err != nil {
 		return Session{}, err
 	}

@@ -41,3 +41,10 @@ func GetSetting(ctx context.Context, db bun.IDB, key string) (string, bool, erro
 	}
 	return v, true, nil
 }
+
+// DeleteSetting removes key when it still holds value (so that a replica
+// never deletes a value it did not read).
+func DeleteSetting(ctx context.Context, db bun.IDB, key, value string) error {
+	_, err := db.NewRaw("DELETE FROM rolegate_settings WHERE key = ? AND value = ?", key, value).Exec(ctx)
+	return Classify(err)
+}
