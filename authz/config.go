@@ -244,7 +244,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("AUTH_JWT_ALGORITHM=%q is not allowed (use HS256, HS384 or HS512)", c.JWTAlgorithm))
 	}
 	if c.JWTSecretKey != "" && len(c.JWTSecretKey) < 32 {
-		errs = append(errs, errors.New("AUTH_JWT_SECRET_KEY is shorter than 32 bytes; use a longer random secret or leave it unset to have one generated"))
+		errs = append(errs, errors.New("AUTH_JWT_SECRET_KEY is shorter than 32 bytes; use a longer random secret, or leave it unset and set AUTH_JWT_SECRET_WRAP_KEY (or enable encryption) to have one generated and kept sealed"))
 	}
 	if c.JWTSecretWrapKey != "" && len(c.JWTSecretWrapKey) < 32 {
 		errs = append(errs, errors.New("AUTH_JWT_SECRET_WRAP_KEY is shorter than 32 bytes; use a longer random key"))

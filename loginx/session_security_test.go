@@ -2,6 +2,7 @@ package loginx_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -211,4 +213,28 @@ func refusedWithin(t *testing.T, svc *loginx.Service, tok string, d time.Duratio
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// TestSessionStoreDown: with the store unreachable, a session this replica
+// already knows still resolves from memory, and one it has not seen yet
+// gives 503 (ErrResolverUnavailable), not 401 (which would make clients log
+// in again).
+func TestSessionStoreDown(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		a := newEnv(t, storagetest.OpenTarget(t, target))
+		bdb := storagetest.OpenTarget(t, target)
+		b := newEnvWithProvider(t, bdb, a.idp)
+		known := a.mustLogin(alice)["authToken"].(string)
+		unseen := a.mustLogin(alice)["authToken"].(string)
+		if u, err := resolve(b.svc, bearer(known)...); err != nil || u != "alice" {
+			t.Fatalf("%q %v", u, err)
+		}
+		bdb.Close()
+		if u, err := resolve(b.svc, bearer(known)...); err != nil || u != "alice" {
+			t.Fatalf("known session with the store down: %q %v", u, err)
+		}
+		if _, err := resolve(b.svc, bearer(unseen)...); !errors.Is(err, middleware.ErrResolverUnavailable) || errors.Is(err, middleware.ErrNoUser) {
+			t.Fatalf("unseen session with the store down: %v", err)
+		}
+	})
 }
