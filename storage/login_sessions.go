@@ -121,19 +121,11 @@ func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *L
 	}
 	next.SessionID = s.ID
 	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model((*LoginRefreshToken)(nil)).Set("used_at = ?", now).
-			Where("hash = ? AND used_at = 0", oldHash).Exec(ctx)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return ErrRefreshReused
-		}
-		// Still live (a concurrent revocation either committed first, or
-		// waits for this row and then sees the new expiry).
-		res, err = tx.NewUpdate().Model((*LoginSession)(nil)).
+		// The session row first, as revocations lock it (then its refresh
+		// tokens): the same order cannot deadlock. Still live: a
+		// concurrent revocation either committed first, or waits for this
+		// transaction and then deletes the new refresh token.
+		res, err := tx.NewUpdate().Model((*LoginSession)(nil)).
 			Set("expires_at = CASE WHEN expires_at > ? THEN expires_at ELSE ? END", accessExpires, accessExpires).
 			Where("id = ? AND revoked_at = 0", s.ID).Exec(ctx)
 		if err != nil {
@@ -143,6 +135,16 @@ func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *L
 			return err
 		} else if n == 0 {
 			return ErrRefreshInvalid
+		}
+		res, err = tx.NewUpdate().Model((*LoginRefreshToken)(nil)).Set("used_at = ?", now).
+			Where("hash = ? AND used_at = 0", oldHash).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrRefreshReused
 		}
 		_, err = tx.NewInsert().Model(next).Exec(ctx)
 		return err
