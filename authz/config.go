@@ -30,9 +30,14 @@ type Config struct {
 	// SQLitePath is the SQLite file (default ~/.auth.sqlite3). AUTH_SQLITE_PATH.
 	SQLitePath string
 
-	// JWTSecretKey signs session tokens; empty means generate one and keep
-	// it in the store. At least 32 bytes when set. AUTH_JWT_SECRET_KEY.
+	// JWTSecretKey signs session tokens. At least 32 bytes when set.
+	// Empty: one is generated and kept in the store sealed under the
+	// encryption key (when encryption is on) or JWTSecretWrapKey; with
+	// neither, a login configuration is refused. AUTH_JWT_SECRET_KEY.
 	JWTSecretKey string
+	// JWTSecretWrapKey seals the generated session secret at rest when
+	// encryption is off (at least 32 bytes). AUTH_JWT_SECRET_WRAP_KEY.
+	JWTSecretWrapKey string
 	// JWTAlgorithm is HS256 (default), HS384 or HS512. AUTH_JWT_ALGORITHM.
 	JWTAlgorithm string
 	// JWTAccessTokenExpireMinutes is the session token lifetime (1440).
@@ -223,6 +228,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	str("AUTH_POSTGRESQL_URL", &c.PostgreSQLURL)
 	str("AUTH_SQLITE_PATH", &c.SQLitePath)
 	c.JWTSecretKey = getenv("AUTH_JWT_SECRET_KEY")
+	c.JWTSecretWrapKey = getenv("AUTH_JWT_SECRET_WRAP_KEY")
 	str("AUTH_JWT_ALGORITHM", &c.JWTAlgorithm)
 	integer("AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES", &c.JWTAccessTokenExpireMinutes, 1, 525600)
 	integer("AUTH_JWT_REFRESH_TOKEN_EXPIRE_DAYS", &c.JWTRefreshTokenExpireDays, 1, 3650)
@@ -304,7 +310,10 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("AUTH_JWT_ALGORITHM=%q is not allowed (use HS256, HS384 or HS512)", c.JWTAlgorithm))
 	}
 	if c.JWTSecretKey != "" && len(c.JWTSecretKey) < 32 {
-		errs = append(errs, errors.New("AUTH_JWT_SECRET_KEY is shorter than 32 bytes; use a longer random secret or leave it unset to have one generated"))
+		errs = append(errs, errors.New("AUTH_JWT_SECRET_KEY is shorter than 32 bytes; use a longer random secret, or leave it unset and set AUTH_JWT_SECRET_WRAP_KEY (or enable encryption) to have one generated and kept sealed"))
+	}
+	if c.JWTSecretWrapKey != "" && len(c.JWTSecretWrapKey) < 32 {
+		errs = append(errs, errors.New("AUTH_JWT_SECRET_WRAP_KEY is shorter than 32 bytes; use a longer random key"))
 	}
 	if c.ClientKey != "" {
 		if _, err := middleware.ParseClientKey(c.ClientKey); err != nil {

@@ -70,6 +70,7 @@ func TestConfigBadSettings(t *testing.T) {
 		"descriptions alone":       {map[string]string{"AUTH_ENCRYPT_DESCRIPTIONS": "true"}, "AUTH_ENCRYPT_DESCRIPTIONS"},
 		"algorithm":                {map[string]string{"AUTH_JWT_ALGORITHM": "RS256"}, "AUTH_JWT_ALGORITHM"},
 		"weak secret":              {map[string]string{"AUTH_JWT_SECRET_KEY": "short"}, "AUTH_JWT_SECRET_KEY"},
+		"weak wrap key":            {map[string]string{"AUTH_JWT_SECRET_WRAP_KEY": "short"}, "AUTH_JWT_SECRET_WRAP_KEY"},
 		"client key":               {map[string]string{"AUTH_CLIENT_KEY": "not-a-uuid"}, "AUTH_CLIENT_KEY"},
 		"origin":                   {map[string]string{"AUTH_CORS_ORIGINS": "example.com"}, "AUTH_CORS_ORIGINS"},
 		"samples half set":         {map[string]string{"AUTH_SAMPLES_USERNAME": "u"}, "AUTH_SAMPLES"},

@@ -17,13 +17,17 @@ import (
 func (az *Authz) initLogin(ctx context.Context) error {
 	if len(az.cfg.OAuthProviders) > 0 {
 		svc, err := loginx.New(ctx, az.db, loginx.Config{
-			Providers:    az.cfg.OAuthProviders,
-			JWTSecret:    az.cfg.JWTSecretKey,
-			JWTAlgorithm: az.cfg.JWTAlgorithm,
-			AccessTTL:    time.Duration(az.cfg.JWTAccessTokenExpireMinutes) * time.Minute,
-			RefreshTTL:   time.Duration(az.cfg.JWTRefreshTokenExpireDays) * 24 * time.Hour,
-			Roles:        az.hostRoles,
-			Logger:       az.log,
+			Providers: az.cfg.OAuthProviders,
+			JWTSecret: az.cfg.JWTSecretKey,
+			// The generated secret is sealed under the encryption key
+			// when there is one, else under the wrap key.
+			SecretCipher:  az.cipher,
+			SecretWrapKey: az.cfg.JWTSecretWrapKey,
+			JWTAlgorithm:  az.cfg.JWTAlgorithm,
+			AccessTTL:     time.Duration(az.cfg.JWTAccessTokenExpireMinutes) * time.Minute,
+			RefreshTTL:    time.Duration(az.cfg.JWTRefreshTokenExpireDays) * 24 * time.Hour,
+			Roles:         az.hostRoles,
+			Logger:        az.log,
 
 			LoginAttemptsPerMinute: az.cfg.LoginAttemptsPerMinute,
 		})

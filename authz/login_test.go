@@ -30,6 +30,7 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 			pc := idp.Config("acme")
 			pc.UserClaim = "email" // so that the admin can grant before the first login
 			cfg.OAuthProviders = []loginx.ProviderConfig{pc}
+			cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 		})
 		ctx := context.Background()
 		host := az.HostClient()

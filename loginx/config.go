@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/rolegate/rolegate/storage/cipher"
 )
 
 // Config configures the login service. The zero value of every field but
@@ -14,9 +16,17 @@ type Config struct {
 	// Providers are the OAuth/OIDC providers accepted as serviceName.
 	Providers []ProviderConfig
 	// JWTSecret signs session tokens. Empty: a 32-byte secret is generated
-	// once and kept in the store (setting "jwt_secret"), so that restarts
-	// and replicas agree. An explicit secret under 32 bytes is refused.
+	// once and kept in the store sealed under SecretCipher or SecretWrapKey
+	// (setting "jwt_secret_sealed"), so that restarts and replicas agree;
+	// with neither, New refuses to start. An explicit secret under 32 bytes
+	// is refused.
 	JWTSecret string
+	// SecretCipher, when set (encryption is configured), seals the
+	// generated secret at rest. It takes precedence over SecretWrapKey.
+	SecretCipher *cipher.Cipher
+	// SecretWrapKey, when set, seals the generated secret at rest with
+	// AES-256-GCM (at least 32 bytes). AUTH_JWT_SECRET_WRAP_KEY.
+	SecretWrapKey string
 	// JWTAlgorithm is HS256 (default), HS384 or HS512.
 	JWTAlgorithm string
 	// AccessTTL is the lifetime of an authToken (default 24h).
@@ -36,7 +46,7 @@ type Config struct {
 	// replicas are read from the store (default 1s).
 	RevocationPollInterval time.Duration
 	// Leeway is the clock skew tolerated on the provider's exp, nbf and
-	// iat (default 5s).
+	// iat (default 5s). Session tokens have their own (SessionLeeway).
 	Leeway time.Duration
 	// KeySetRefreshInterval is the least time between two fetches of a
 	// provider's key set; a fetch happens only for an ID token whose kid
@@ -67,6 +77,10 @@ const (
 	DefaultLoginAttemptsPerMinute = 30
 	DefaultIssuer                 = "rolegate"
 	DefaultTokenCacheSize         = 1 << 16
+	// SessionLeeway is the clock skew tolerated on a session token's iat
+	// and exp, so that a replica whose clock is a few seconds ahead does
+	// not mint tokens the others refuse.
+	SessionLeeway = 5 * time.Second
 	// MinSecretLen is the shortest explicit JWTSecret accepted, in bytes.
 	MinSecretLen = 32
 	// MaxBodyBytes is the largest request body the login routes read.
@@ -85,6 +99,9 @@ func (cfg Config) withDefaults() (Config, error) {
 	}
 	if cfg.JWTSecret != "" && len(cfg.JWTSecret) < MinSecretLen {
 		return cfg, fmt.Errorf("loginx: the JWT secret is %d bytes; at least %d are required", len(cfg.JWTSecret), MinSecretLen)
+	}
+	if cfg.SecretWrapKey != "" && len(cfg.SecretWrapKey) < MinSecretLen {
+		return cfg, fmt.Errorf("loginx: the JWT secret wrap key is %d bytes; at least %d are required", len(cfg.SecretWrapKey), MinSecretLen)
 	}
 	if cfg.AccessTTL < 0 || cfg.RefreshTTL < 0 || cfg.RevocationPollInterval < 0 || cfg.Leeway < 0 {
 		return cfg, fmt.Errorf("loginx: durations must not be negative")

@@ -116,14 +116,20 @@ func (s *Service) startSession(ctx context.Context, u *storage.LoginUser) (*logi
 		return nil, err
 	}
 	now := s.cfg.Now()
-	sess := &storage.LoginSession{ID: sid, UserID: u.ID, CreatedAt: now.UnixMilli()}
+	exp := now.Add(s.cfg.AccessTTL)
+	sess := &storage.LoginSession{ID: sid, UserID: u.ID, CreatedAt: now.UnixMilli(), ExpiresAt: exp.UnixMilli()}
 	rt := &storage.LoginRefreshToken{Hash: hashToken(refresh), ExpiresAt: now.Add(s.cfg.RefreshTTL).UnixMilli()}
-	if err := storage.CreateLoginSession(ctx, s.db, sess, rt); err != nil {
+	// The user must still be active in the transaction that starts the
+	// session: a deactivation racing with this login then ends it too.
+	if err := storage.CreateLoginSession(ctx, s.db, sess, rt); errors.Is(err, storage.ErrLoginInactive) {
+		return nil, inactive()
+	} else if err != nil {
 		return nil, err
 	}
-	auth, _, err := s.tokens.issue(u.ID, u.Username, sid)
+	auth, _, err := s.tokens.issue(now, u.ID, u.Username, sid)
 	if err != nil {
 		return nil, err
 	}
+	s.sessions.started(sid, u.ID, exp.Add(SessionLeeway).UnixMilli())
 	return &loginData{AuthToken: auth, UserID: u.ID, RefreshToken: refresh}, nil
 }

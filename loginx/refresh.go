@@ -35,15 +35,15 @@ func (s *Service) handleRefresh(c *gin.Context) {
 	}
 	now := s.cfg.Now()
 	rt := &storage.LoginRefreshToken{Hash: hashToken(next), ExpiresAt: now.Add(s.cfg.RefreshTTL).UnixMilli()}
-	revExp := now.Add(s.cfg.AccessTTL).UnixMilli()
-	sess, err := storage.RotateLoginRefresh(ctx, s.db, hashToken(old), rt, now.UnixMilli(), revExp)
+	accessExp := now.Add(s.cfg.AccessTTL).UnixMilli()
+	sess, err := storage.RotateLoginRefresh(ctx, s.db, hashToken(old), rt, now.UnixMilli(), accessExp, accessExp)
 	switch {
 	case errors.Is(err, storage.ErrRefreshInvalid):
 		s.fail(c, unauthorized("invalid-refresh-token", "the refresh token is not valid"))
 		return
 	case errors.Is(err, storage.ErrRefreshReused):
 		// The store revoked the session; make it visible here at once.
-		_ = s.revoked.poll(ctx, s.db, s.cfg.Now())
+		_ = s.sessions.poll(ctx, s.cfg.Now())
 		s.log.Warn("loginx: a spent refresh token was presented again; its session is revoked")
 		s.fail(c, unauthorized("refresh-token-reused", "the refresh token was already used; the session is revoked"))
 		return
@@ -61,10 +61,11 @@ func (s *Service) handleRefresh(c *gin.Context) {
 		s.fail(c, inactive())
 		return
 	}
-	auth, _, err := s.tokens.issue(u.ID, u.Username, sess.ID)
+	auth, exp, err := s.tokens.issue(now, u.ID, u.Username, sess.ID)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
+	s.sessions.started(sess.ID, u.ID, exp.Add(SessionLeeway).UnixMilli())
 	ok(c, loginData{AuthToken: auth, UserID: u.ID, RefreshToken: next})
 }

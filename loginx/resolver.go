@@ -1,6 +1,7 @@
 package loginx
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -25,7 +26,7 @@ func (s *Service) Authenticate(c *gin.Context) (Session, error) {
 	if raw == "" {
 		return Session{}, fmt.Errorf("%w: no authToken", ErrInvalidSession)
 	}
-	sess, err := s.tokens.verify(raw)
+	sess, err := s.tokens.verify(c.Request.Context(), raw)
 	if err != nil {
 		return Session{}, err
 	}
@@ -37,10 +38,15 @@ func (s *Service) Authenticate(c *gin.Context) (Session, error) {
 
 // Resolver returns the guards' resolver: the RBAC user name of a request
 // is its session's username. A missing, invalid, expired or revoked
-// authToken gives an error wrapping middleware.ErrNoUser (401).
+// authToken gives an error wrapping middleware.ErrNoUser (401); a store
+// that cannot say whether a session it has not seen yet exists gives
+// middleware.ErrResolverUnavailable (503).
 func (s *Service) Resolver() middleware.Resolver {
 	return func(c *gin.Context) (string, error) {
 		sess, err := s.Authenticate(c)
+		if err != nil && !errors.Is(err, ErrInvalidSession) {
+			return "", fmt.Errorf("%w: %w", middleware.ErrResolverUnavailable, err)
+		}
 		if err != nil {
 			return "", fmt.Errorf("%w: %w", middleware.ErrNoUser, err)
 		}

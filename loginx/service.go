@@ -28,7 +28,7 @@ type Service struct {
 	log       *slog.Logger
 	providers map[string]*provider
 	tokens    *tokens
-	revoked   *revocations
+	sessions  *sessions
 	attempts  *throttle // login attempts per remote address
 
 	stop      context.CancelFunc
@@ -36,8 +36,8 @@ type Service struct {
 	closeOnce sync.Once
 }
 
-// New validates cfg, obtains the JWT secret (generating and storing one
-// when cfg.JWTSecret is empty), loads the revoked sessions, and starts
+// New validates cfg, obtains the JWT secret (see Config.JWTSecret), loads
+// the revoked sessions, and starts
 // provider discovery and the revocation poll in the background. The
 // store's migrations must have run. A provider that cannot be discovered
 // now is retried on its first login.
@@ -50,10 +50,10 @@ func New(ctx context.Context, db *bun.DB, cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{db: db, cfg: cfg, log: cfg.Logger, providers: map[string]*provider{}, revoked: &revocations{},
+	s := &Service{db: db, cfg: cfg, log: cfg.Logger, providers: map[string]*provider{}, sessions: &sessions{db: db},
 		attempts: newThrottle(cfg.LoginAttemptsPerMinute, cfg.Now)}
-	s.tokens = newTokens(cfg.JWTAlgorithm, key, cfg, s.revoked)
-	if err := s.revoked.poll(ctx, db, cfg.Now()); err != nil {
+	s.tokens = newTokens(cfg.JWTAlgorithm, key, cfg, s.sessions)
+	if err := s.sessions.poll(ctx, cfg.Now()); err != nil {
 		return nil, fmt.Errorf("loginx: loading revocations: %w", err)
 	}
 	client := providerClient(cfg.HTTPClient)
@@ -105,7 +105,7 @@ func (s *Service) pollLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		err := s.revoked.poll(ctx, s.db, s.cfg.Now())
+		err := s.sessions.poll(ctx, s.cfg.Now())
 		if err == nil && n%pruneEvery == 0 {
 			err = storage.PruneLogin(ctx, s.db, s.cfg.Now().UnixMilli())
 		}

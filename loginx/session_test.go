@@ -205,19 +205,3 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		})
 	}
 }
-
-func TestGeneratedSecretIsShared(t *testing.T) {
-	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
-		gen := func(c *loginx.Config) { c.JWTSecret = "" }
-		a := newEnv(t, db, gen)
-		b := newEnvWithProvider(t, db, a.idp, gen)
-		tok := a.mustLogin(alice)["authToken"].(string)
-		if u, err := resolve(b.svc, bearer(tok)...); err != nil || u != aliceName {
-			t.Fatalf("replica with the generated secret: %q %v", u, err)
-		}
-		var v string
-		if err := db.NewRaw("SELECT value FROM rolegate_settings WHERE key = 'jwt_secret'").Scan(context.Background(), &v); err != nil || len(v) < 40 {
-			t.Fatalf("stored secret: %v (%d chars)", err, len(v))
-		}
-	})
-}

@@ -1,6 +1,7 @@
 package loginx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -20,6 +21,9 @@ type Session struct {
 	SessionID string
 	// ExpiresAt is when this authToken expires.
 	ExpiresAt time.Time
+
+	acceptUntil time.Time    // ExpiresAt + SessionLeeway
+	live        *liveSession // the session's state in memory
 }
 
 // sessionClaims are the claims of an authToken.
@@ -29,17 +33,19 @@ type sessionClaims struct {
 	jwt.RegisteredClaims
 }
 
-// tokens issues and verifies authTokens. Verified tokens are cached by
-// their whole string; a cached entry still has its expiry and its
-// session's revocation checked on every use.
+// tokens issues and verifies authTokens. A token is accepted only while
+// its session exists and is live (see sessions). Verified tokens are
+// cached by their whole string; a cached entry still has its expiry and
+// its session's state checked on every use.
 type tokens struct {
-	method  jwt.SigningMethod
-	key     []byte
-	issuer  string
-	ttl     time.Duration
-	now     func() time.Time
-	parser  *jwt.Parser
-	revoked *revocations
+	method   jwt.SigningMethod
+	key      []byte
+	issuer   string
+	ttl      time.Duration
+	maxSpan  int64 // longest exp - iat accepted, in seconds
+	now      func() time.Time
+	parser   *jwt.Parser
+	sessions *sessions
 
 	cacheMax int64
 	cache    atomic.Pointer[tokenCache]
@@ -50,20 +56,23 @@ type tokenCache struct {
 	n atomic.Int64
 }
 
-func newTokens(alg string, key []byte, cfg Config, revoked *revocations) *tokens {
+func newTokens(alg string, key []byte, cfg Config, sess *sessions) *tokens {
 	t := &tokens{
-		method:   jwt.GetSigningMethod(alg),
-		key:      key,
-		issuer:   cfg.Issuer,
-		ttl:      cfg.AccessTTL,
+		method: jwt.GetSigningMethod(alg),
+		key:    key,
+		issuer: cfg.Issuer,
+		ttl:    cfg.AccessTTL,
+		// iat and exp are whole seconds: round the lifetime up.
+		maxSpan:  int64((cfg.AccessTTL + time.Second - 1) / time.Second),
 		now:      cfg.Now,
-		revoked:  revoked,
+		sessions: sess,
 		cacheMax: int64(cfg.TokenCacheSize),
 		parser: jwt.NewParser(
 			jwt.WithValidMethods([]string{alg}),
 			jwt.WithIssuer(cfg.Issuer),
 			jwt.WithExpirationRequired(),
 			jwt.WithIssuedAt(),
+			jwt.WithLeeway(SessionLeeway),
 			jwt.WithTimeFunc(cfg.Now),
 		),
 	}
@@ -71,9 +80,8 @@ func newTokens(alg string, key []byte, cfg Config, revoked *revocations) *tokens
 	return t
 }
 
-// issue signs an authToken for the session.
-func (t *tokens) issue(userID, username, sessionID string) (string, time.Time, error) {
-	now := t.now()
+// issue signs an authToken for the session, issued at now.
+func (t *tokens) issue(now time.Time, userID, username, sessionID string) (string, time.Time, error) {
 	exp := now.Add(t.ttl)
 	jti, err := randomToken(16)
 	if err != nil {
@@ -94,20 +102,23 @@ func (t *tokens) issue(userID, username, sessionID string) (string, time.Time, e
 	return s, exp, err
 }
 
-// verify returns the session of a genuine, unexpired, unrevoked authToken.
-// Every refusal wraps ErrInvalidSession.
-func (t *tokens) verify(raw string) (Session, error) {
+// verify returns the session of a genuine, unexpired token whose session
+// exists and is live. Every refusal wraps ErrInvalidSession.
+func (t *tokens) verify(ctx context.Context, raw string) (Session, error) {
 	c := t.cache.Load()
 	if v, ok := c.m.Load(raw); ok {
 		s := v.(*Session)
-		if !t.now().Before(s.ExpiresAt) {
+		if !t.now().Before(s.acceptUntil) {
 			c.m.Delete(raw)
 			return Session{}, fmt.Errorf("%w: expired", ErrInvalidSession)
 		}
-		if t.revoked.has(s.SessionID) {
+		switch s.live.state.Load() {
+		case sessionLive:
+			return *s, nil
+		case sessionRevoked:
 			return Session{}, fmt.Errorf("%w: revoked", ErrInvalidSession)
 		}
-		return *s, nil
+		// sessionGone: memory forgot the session; verify again.
 	}
 	var claims sessionClaims
 	if _, err := t.parser.ParseWithClaims(raw, &claims, t.keyFunc); err != nil {
@@ -116,13 +127,26 @@ func (t *tokens) verify(raw string) (Session, error) {
 		}
 		return Session{}, fmt.Errorf("%w: does not verify", ErrInvalidSession)
 	}
-	if claims.Subject == "" || claims.Username == "" || claims.SessionID == "" {
+	if claims.Subject == "" || claims.Username == "" || claims.SessionID == "" || claims.IssuedAt == nil {
 		return Session{}, fmt.Errorf("%w: incomplete claims", ErrInvalidSession)
 	}
-	if t.revoked.has(claims.SessionID) {
+	if claims.ExpiresAt.Unix()-claims.IssuedAt.Unix() > t.maxSpan {
+		return Session{}, fmt.Errorf("%w: lives longer than the configured lifetime", ErrInvalidSession)
+	}
+	live, err := t.sessions.lookup(ctx, claims.SessionID)
+	if err != nil {
+		return Session{}, err
+	}
+	if live.state.Load() != sessionLive {
 		return Session{}, fmt.Errorf("%w: revoked", ErrInvalidSession)
 	}
-	s := &Session{UserID: claims.Subject, Username: claims.Username, SessionID: claims.SessionID, ExpiresAt: claims.ExpiresAt.Time}
+	if live.userID != claims.Subject {
+		return Session{}, fmt.Errorf("%w: session of another user", ErrInvalidSession)
+	}
+	until := claims.ExpiresAt.Add(SessionLeeway)
+	live.extend(until.UnixMilli())
+	s := &Session{UserID: claims.Subject, Username: claims.Username, SessionID: claims.SessionID,
+		ExpiresAt: claims.ExpiresAt.Time, acceptUntil: until, live: live}
 	if c.n.Add(1) > t.cacheMax {
 		// Full: start over rather than track recency on the hot path.
 		t.cache.CompareAndSwap(c, &tokenCache{})

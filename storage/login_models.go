@@ -16,6 +16,9 @@ var (
 	// ErrRefreshReused means a refresh token that was already rotated was
 	// presented again; its whole session (the token family) was revoked.
 	ErrRefreshReused = errors.New("refresh token reused; session revoked")
+	// ErrLoginInactive means a session was not started because its user
+	// is not active (or no longer exists).
+	ErrLoginInactive = errors.New("login user inactive")
 )
 
 // LoginUser is a person who logged in through an OAuth/OIDC provider,
@@ -73,6 +76,9 @@ type LoginSession struct {
 	CreatedAt int64 `bun:"created_at"`
 	// RevokedAt is Unix milliseconds, 0 while the session is live.
 	RevokedAt int64 `bun:"revoked_at"`
+	// ExpiresAt is when the last access token issued for the session
+	// expires (Unix ms); 0 for sessions older than the column.
+	ExpiresAt int64 `bun:"expires_at"`
 }
 
 // LoginRefreshToken is a refresh token, stored only as its SHA-256 hex

@@ -9,16 +9,67 @@ import (
 )
 
 // CreateLoginSession stores a new session with its first refresh token
-// (whose SessionID is set to s.ID), in one transaction.
+// (whose SessionID is set to s.ID), in one transaction that first checks,
+// under a lock on the user's row, that the user is active: a concurrent
+// SetLoginUserActive(false) either commits first (the login is refused
+// with ErrLoginInactive) or waits for this transaction and then revokes
+// the new session with the others.
 func CreateLoginSession(ctx context.Context, db bun.IDB, s *LoginSession, first *LoginRefreshToken) error {
 	first.SessionID = s.ID
-	return Classify(db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		q := tx.NewSelect().Model((*LoginUser)(nil)).Column("active").Where("id = ?", s.UserID)
+		if IsPostgres(tx) {
+			// SQLite transactions take the write lock at BEGIN
+			// (_txlock=immediate), which serialises them already.
+			q = q.For("SHARE")
+		}
+		var active bool
+		if err := q.Scan(ctx, &active); errors.Is(err, sql.ErrNoRows) || (err == nil && !active) {
+			return ErrLoginInactive
+		} else if err != nil {
+			return err
+		}
 		if _, err := tx.NewInsert().Model(s).Exec(ctx); err != nil {
 			return err
 		}
 		_, err := tx.NewInsert().Model(first).Exec(ctx)
 		return err
-	}))
+	})
+	if errors.Is(err, ErrLoginInactive) {
+		return err
+	}
+	return Classify(err)
+}
+
+// LoginSessionState is what the token check needs to know of a session.
+type LoginSessionState struct {
+	UserID string
+	// Live is true when the session is not revoked and its user is active.
+	Live bool
+	// ExpiresAt is the expiry of its last access token (Unix ms, 0 when
+	// unknown).
+	ExpiresAt int64
+}
+
+// LoginSessionStateByID returns the state of a session, or
+// ErrLoginNotFound when no such session exists.
+func LoginSessionStateByID(ctx context.Context, db bun.IDB, id string) (LoginSessionState, error) {
+	var row struct {
+		UserID    string `bun:"user_id"`
+		RevokedAt int64  `bun:"revoked_at"`
+		ExpiresAt int64  `bun:"expires_at"`
+		Active    bool   `bun:"active"`
+	}
+	err := db.NewRaw(`SELECT s.user_id, s.revoked_at, s.expires_at, u.active
+		FROM rolegate_login_sessions s JOIN rolegate_login_users u ON u.id = s.user_id
+		WHERE s.id = ?`, id).Scan(ctx, &row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return LoginSessionState{}, ErrLoginNotFound
+	}
+	if err != nil {
+		return LoginSessionState{}, Classify(err)
+	}
+	return LoginSessionState{UserID: row.UserID, Live: row.RevokedAt == 0 && row.Active, ExpiresAt: row.ExpiresAt}, nil
 }
 
 // LoginSessionByID returns the session with the given id, or
@@ -39,9 +90,11 @@ func LoginSessionByID(ctx context.Context, db bun.IDB, id string) (*LoginSession
 // for next (whose SessionID is set here) and returns the session. An
 // unknown or expired token, or one of a revoked session, gives
 // ErrRefreshInvalid. A token already used, including one that loses a
-// concurrent race, revokes the session (revocation expiring at
-// revocationExpires) and gives ErrRefreshReused.
-func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *LoginRefreshToken, now, revocationExpires int64) (*LoginSession, error) {
+// concurrent race, revokes the session (see RevokeLoginSession for
+// revocationExpires) and gives ErrRefreshReused. On success the session's
+// ExpiresAt is raised to accessExpires, the expiry of the access token the
+// caller is about to issue.
+func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *LoginRefreshToken, now, accessExpires, revocationExpires int64) (*LoginSession, error) {
 	var old LoginRefreshToken
 	err := db.NewSelect().Model(&old).Where("hash = ?", oldHash).Limit(1).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -68,7 +121,22 @@ func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *L
 	}
 	next.SessionID = s.ID
 	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model((*LoginRefreshToken)(nil)).Set("used_at = ?", now).
+		// The session row first, as revocations lock it (then its refresh
+		// tokens): the same order cannot deadlock. Still live: a
+		// concurrent revocation either committed first, or waits for this
+		// transaction and then deletes the new refresh token.
+		res, err := tx.NewUpdate().Model((*LoginSession)(nil)).
+			Set("expires_at = CASE WHEN expires_at > ? THEN expires_at ELSE ? END", accessExpires, accessExpires).
+			Where("id = ? AND revoked_at = 0", s.ID).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrRefreshInvalid
+		}
+		res, err = tx.NewUpdate().Model((*LoginRefreshToken)(nil)).Set("used_at = ?", now).
 			Where("hash = ? AND used_at = 0", oldHash).Exec(ctx)
 		if err != nil {
 			return err
@@ -84,6 +152,9 @@ func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *L
 	if errors.Is(err, ErrRefreshReused) {
 		return nil, reused(ctx, db, s.ID, now, revocationExpires)
 	}
+	if errors.Is(err, ErrRefreshInvalid) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, Classify(err)
 	}
@@ -98,8 +169,11 @@ func reused(ctx context.Context, db bun.IDB, sessionID string, now, revocationEx
 }
 
 // RevokeLoginSession revokes a live session: it marks it, deletes its
-// refresh tokens, and records a revocation (expiring at
-// revocationExpires, Unix ms) for the other replicas, in one transaction.
+// refresh tokens, and records a revocation for the other replicas, in one
+// transaction. The revocation expires with the session's last access
+// token (its ExpiresAt), so that it lives as long as the token it revokes
+// whatever the lifetime setting is now; revocationExpires (Unix ms) is
+// used only for sessions whose expiry is unknown (older than the column).
 // It reports whether the session was live.
 func RevokeLoginSession(ctx context.Context, db bun.IDB, sessionID string, now, revocationExpires int64) (bool, error) {
 	var revoked bool
@@ -119,6 +193,13 @@ func revokeSession(ctx context.Context, tx bun.IDB, sessionID string, now, revoc
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return false, err
+	}
+	var exp int64
+	if err := tx.NewSelect().Model((*LoginSession)(nil)).Column("expires_at").Where("id = ?", sessionID).Scan(ctx, &exp); err != nil {
+		return false, err
+	}
+	if exp > 0 {
+		revocationExpires = exp
 	}
 	if _, err := tx.NewDelete().Model((*LoginRefreshToken)(nil)).Where("session_id = ?", sessionID).Exec(ctx); err != nil {
 		return false, err

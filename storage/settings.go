@@ -41,3 +41,33 @@ func GetSetting(ctx context.Context, db bun.IDB, key string) (string, bool, erro
 	}
 	return v, true, nil
 }
+
+// DeleteSetting removes key when it still holds value (so that a replica
+// never deletes a value it did not read). It is meant for values that must
+// not linger: on SQLite the row is deleted with secure_delete on (its bytes
+// are overwritten, not left in a free page) and the WAL is checkpointed
+// and truncated, so that the old value is no longer in any of the files.
+// (PostgreSQL keeps the dead row version until VACUUM.)
+func DeleteSetting(ctx context.Context, db bun.IDB, key, value string) error {
+	const del = "DELETE FROM rolegate_settings WHERE key = ? AND value = ?"
+	bdb, ok := db.(*bun.DB)
+	if !ok || IsPostgres(db) {
+		_, err := db.NewRaw(del, key, value).Exec(ctx)
+		return Classify(err)
+	}
+	conn, err := bdb.Conn(ctx)
+	if err != nil {
+		return Classify(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+		return Classify(err)
+	}
+	// The pooled connection goes back as it was.
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF")
+	if _, err := conn.NewRaw(del, key, value).Exec(ctx); err != nil {
+		return Classify(err)
+	}
+	_, err = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	return Classify(err)
+}
