@@ -34,9 +34,13 @@ type Authz struct {
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
 	login    *loginx.Service
 	resolver middleware.Resolver
-	mount    restMountState // where Mount put the routes, for the 404/405 handlers
-	evicting sync.Mutex     // one sweep of client handles at a time
-	checking sync.Mutex     // one revision check at a time
+	// noResolver: neither Config.Resolver nor a login provider is set, so
+	// every guarded request is 401; the first guard built says so.
+	noResolver   bool
+	warnedNoUser atomic.Bool
+	mount        restMountState // where Mount put the routes, for the 404/405 handlers
+	evicting     sync.Mutex     // one sweep of client handles at a time
+	checking     sync.Mutex     // one revision check at a time
 	// sqliteWriters queues this process's writes on SQLite; nil on
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
@@ -129,6 +133,9 @@ func (az *Authz) init(ctx context.Context) error {
 		if az.host, err = az.Client(az.cfg.ClientKey); err != nil {
 			return fmt.Errorf("authz: AUTH_CLIENT_KEY: %w", err)
 		}
+	}
+	if err := az.initDefaultRole(ctx); err != nil {
+		return fmt.Errorf("authz: %w", err)
 	}
 	return az.initLogin(ctx)
 }
@@ -234,8 +241,14 @@ func (c *Client) drop() {
 	}
 }
 
-// HostClient is the client of AUTH_CLIENT_KEY, or nil when it is unset.
-func (az *Authz) HostClient() *Client { return az.host }
+// HostClient is the client of the host's own key (Config.ClientKey,
+// AUTH_CLIENT_KEY); ErrNoClientKey when none is configured.
+func (az *Authz) HostClient() (*Client, error) {
+	if az.host == nil {
+		return nil, ErrNoClientKey
+	}
+	return az.host, nil
+}
 
 func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)

@@ -74,6 +74,11 @@ type Config struct {
 	// ClientKey is the host app's own client key: guards check under it,
 	// and a login's me.roles come from it. AUTH_CLIENT_KEY.
 	ClientKey string
+	// DefaultRole, when set, is a role every user the guards see holds
+	// under the host client: Open creates it, and each user the guards'
+	// resolver finds is added to it on first sight. Needs ClientKey.
+	// AUTH_DEFAULT_ROLE.
+	DefaultRole string
 	// OAuthProviders are the identity providers accepted at login.
 	// AUTH_OAUTH_PROVIDERS and AUTH_OAUTH_<NAME>_*.
 	OAuthProviders []loginx.ProviderConfig
@@ -97,6 +102,10 @@ type Config struct {
 	// (Authorization: Bearer <authToken> or X-Auth-Token with X-User-Id).
 	// Set it for apps with their own authentication.
 	Resolver middleware.Resolver
+	// OnRefusal, when set, writes every guard's 401, 403 and 503 bodies in
+	// the host's own error shape (rolegate still decides the status); a
+	// guard's own OnRefusal option overrides it. Nil: the error envelope.
+	OnRefusal middleware.RefusalFunc
 	// listenerQuiet is how long the change listener waits for traffic
 	// before it pings itself; zero means 30 s (tests shorten it).
 	listenerQuiet time.Duration
@@ -196,6 +205,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	boolean("AUTH_ENABLE_AUDIT_LOGGING", &c.EnableAuditLogging)
 	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
 	str("AUTH_CLIENT_KEY", &c.ClientKey)
+	str("AUTH_DEFAULT_ROLE", &c.DefaultRole)
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
 	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
 	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
@@ -243,6 +253,14 @@ func (c Config) Validate() error {
 	if c.ClientKey != "" {
 		if _, err := middleware.ParseClientKey(c.ClientKey); err != nil {
 			errs = append(errs, errors.New("AUTH_CLIENT_KEY is not a UUID version 4"))
+		}
+	}
+	if c.DefaultRole != "" {
+		if !ValidName(c.DefaultRole) {
+			errs = append(errs, fmt.Errorf("AUTH_DEFAULT_ROLE=%q is not a valid role name", c.DefaultRole))
+		}
+		if c.ClientKey == "" {
+			errs = append(errs, errors.New("AUTH_DEFAULT_ROLE needs AUTH_CLIENT_KEY (the host client the role lives in)"))
 		}
 	}
 	for _, o := range c.CORSOrigins {

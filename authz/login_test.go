@@ -30,7 +30,7 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 			cfg.OAuthProviders = []loginx.ProviderConfig{idp.Config("acme")}
 		})
 		ctx := context.Background()
-		host := az.HostClient()
+		host := mustHost(t, az)
 		host.AddRole(ctx, "editor", "")
 		host.AddPermission(ctx, "editor", "edit")
 		host.AddMembership(ctx, "sara", "editor")

@@ -64,6 +64,11 @@ func run(userHeader string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if cfg.ClientKey == "" {
+		// The guards check under this key; without it they cannot work
+		// (registering one panics with authz.ErrNoClientKey).
+		return errors.New("AUTH_CLIENT_KEY is not set; get a key with: go run ./examples/hostapp -new-client-key")
+	}
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	az, err := authz.Open(openCtx, cfg)
 	cancel()
@@ -71,9 +76,6 @@ func run(userHeader string) error {
 		return err
 	}
 	defer az.Close()
-	if cfg.ClientKey == "" {
-		log.Warn("AUTH_CLIENT_KEY is not set, so the guarded routes refuse everyone; get a key with: go run ./examples/hostapp -new-client-key")
-	}
 
 	engine, err := newEngine(az)
 	if err != nil {
