@@ -60,8 +60,8 @@ const pingTimeout = 2 * time.Second
 // with no envelope); set engine.RedirectTrailingSlash = false for a 404
 // envelope instead.
 //
-// Mount does not call gin.SetMode, which is global; use
-// gin.SetMode(cfg.GinMode()) in the host's main. It returns an error, and
+// Mount does not call gin.SetMode, which is global and the host's choice.
+// It returns an error, and
 // registers nothing, when the CORS configuration is bad; a route that
 // conflicts with one the host registered already is reported as an error
 // too (gin panics on it), though routes registered before the conflict
@@ -73,7 +73,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if az.closed.Load() {
 		return ErrClosed
 	}
-	cors, err := middleware.CORS(middleware.CORSConfig{Enabled: az.cfg.AllowCORS, Origins: az.cfg.CORSOrigins})
+	cors, err := middleware.CORS(middleware.CORSConfig{Enabled: !az.cfg.DisableCORS, Origins: az.cfg.CORSOrigins})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w (AUTH_ALLOW_CORS, AUTH_CORS_ORIGINS)", err)
 	}
@@ -122,7 +122,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	} else if st.hintOnce() {
 		az.log.Info(samples.DisabledHint)
 	}
-	if az.cfg.AllowCORS {
+	if !az.cfg.DisableCORS {
 		for path, methods := range paths {
 			allow := strings.Join(append(slices.Sorted(slices.Values(methods)), http.MethodOptions), ", ")
 			base.OPTIONS(path, func(c *gin.Context) {
@@ -211,16 +211,6 @@ func (az *Authz) underMount(inside gin.HandlerFunc) gin.HandlerFunc {
 			inside(c)
 		}
 	}
-}
-
-// GinMode is the gin mode for the host app: gin.DebugMode when DebugMode
-// is on (AUTH_DEBUG_MODE), else gin.ReleaseMode. Mount does not set it,
-// since gin's mode is global; call gin.SetMode(cfg.GinMode()) in main.
-func (c Config) GinMode() string {
-	if c.DebugMode {
-		return gin.DebugMode
-	}
-	return gin.ReleaseMode
 }
 
 // restMountState is what Mount remembers about one Authz: where its routes

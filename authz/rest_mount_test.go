@@ -19,7 +19,7 @@ import (
 func withEverything(c *Config) {
 	c.OAuthProviders = []loginx.ProviderConfig{{Name: "test", Issuer: "http://127.0.0.1:1", ClientIDs: []string{"app"}}}
 	c.Samples = samples.Config{Username: "demo", Password: "secret", APIKey: "sample-key"}
-	c.AllowCORS = true
+	c.DisableCORS = false
 	c.CORSOrigins = []string{"*"}
 }
 
@@ -222,7 +222,7 @@ func TestRESTCORS(t *testing.T) {
 		checkEnvelope(t, performRequest(e, "GET", "/api/roles", newKey(), nil, "Origin", "https://evil.example"), http.StatusForbidden)
 	})
 	t.Run("off", func(t *testing.T) {
-		az, _ := openREST(t, storagetest.SQLite(t), func(c *Config) { c.AllowCORS = false })
+		az, _ := openREST(t, storagetest.SQLite(t), func(c *Config) { c.DisableCORS = true })
 		e := newTestRouter(t, az, "")
 		for _, r := range e.Routes() {
 			if r.Method == "OPTIONS" {
@@ -273,17 +273,9 @@ func TestRESTMountErrors(t *testing.T) {
 	})
 }
 
-func TestConfigGinMode(t *testing.T) {
-	c := DefaultConfig()
-	if c.GinMode() != gin.ReleaseMode {
-		t.Errorf("default mode %q", c.GinMode())
-	}
-	c.DebugMode = true
-	if c.GinMode() != gin.DebugMode {
-		t.Errorf("debug mode %q", c.GinMode())
-	}
+func TestMountLeavesGinModeAlone(t *testing.T) {
 	before := gin.Mode()
-	az, _ := openREST(t, storagetest.SQLite(t), func(c *Config) { c.DebugMode = true })
+	az, _ := openREST(t, storagetest.SQLite(t), nil)
 	newTestRouter(t, az, "")
 	if gin.Mode() != before {
 		t.Errorf("Mount changed gin's global mode to %q", gin.Mode())

@@ -45,12 +45,13 @@ func main() {
 }
 
 func run(userHeader string) error {
+	host, herr := settingsFromEnv()
 	cfg, err := authz.ConfigFromEnv()
-	if err != nil {
+	if err = errors.Join(herr, err); err != nil {
 		return err
 	}
 	level := slog.LevelInfo
-	if cfg.DebugMode {
+	if host.debug {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
@@ -59,7 +60,10 @@ func run(userHeader string) error {
 		cfg.Resolver = middleware.HeaderResolver(userHeader)
 		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)
 	}
-	gin.SetMode(cfg.GinMode())
+	gin.SetMode(gin.ReleaseMode)
+	if host.debug {
+		gin.SetMode(gin.DebugMode)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -81,7 +85,7 @@ func run(userHeader string) error {
 	if err != nil {
 		return err
 	}
-	addr := net.JoinHostPort(cfg.ServerHost, strconv.Itoa(cfg.ServerPort))
+	addr := net.JoinHostPort(host.host, strconv.Itoa(host.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
