@@ -81,7 +81,8 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if b, ok := r.(interface{ BasePath() string }); ok {
 		basePath = b.BasePath()
 	}
-	doc, err := openAPIDocument(basePath)
+	doc, err := openAPIDocument(basePath, openAPIMounted{
+		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
