@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -86,9 +88,14 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
+	if e, ok := r.(*gin.Engine); ok {
+		if err := az.refuseShadowing(e); err != nil {
+			return err
+		}
+	}
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("authz: Mount: %v", p)
+			err = fmt.Errorf("authz: Mount: %v (a route of rolegate's is already registered by the host: mount it under a group, e.g. r.Group(\"/auth\"))", p)
 		}
 	}()
 
@@ -121,7 +128,8 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 			paths[p.path] = append(paths[p.path], p.method)
 		}
 	} else if st.hintOnce() {
-		az.log.Info(samples.DisabledHint)
+		az.log.Info("sample routes GET " + path.Join(basePath, "api/ping") + " and GET " + path.Join(basePath, "api/test") +
+			" are disabled; set AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY to enable them")
 	}
 	if !az.cfg.DisableCORS {
 		for path, methods := range paths {
@@ -135,6 +143,34 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 		}
 	}
 	st.addPrefix(basePath)
+	return nil
+}
+
+// refuseShadowing stops a Mount on the host's engine that would register a
+// route the host already has (its own GET /api/ping, say, with the sample
+// credentials set), before anything is registered, naming the route.
+func (az *Authz) refuseShadowing(e *gin.Engine) error {
+	planned := []restMethodPath{{http.MethodGet, "/ping"}, {http.MethodGet, "/openapi.json"}}
+	for _, rt := range restRoutes() {
+		planned = append(planned, restMethodPath{rt.method, rt.path})
+	}
+	if az.login != nil {
+		planned = append(planned, loginPaths...)
+	}
+	if az.cfg.Samples.Enabled() {
+		planned = append(planned, samplePaths...)
+	}
+	param := regexp.MustCompile(`[:*][A-Za-z_]+`)
+	have := map[string]bool{}
+	for _, r := range e.Routes() {
+		have[r.Method+" "+param.ReplaceAllString(r.Path, ":")] = true
+	}
+	for _, p := range planned {
+		gp := param.ReplaceAllString(strings.NewReplacer("{", ":", "}", "").Replace(p.path), ":")
+		if have[p.method+" "+gp] {
+			return fmt.Errorf("authz: Mount: the host already has %s %s, which rolegate would shadow; mount rolegate under a group (r.Group(\"/auth\")) or unset what enables the route", p.method, p.path)
+		}
+	}
 	return nil
 }
 

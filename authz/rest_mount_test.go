@@ -185,17 +185,19 @@ func TestRESTLoginAndSamplesWithoutClientKey(t *testing.T) {
 	if w.Code != 401 || !strings.HasPrefix(w.Header().Get("WWW-Authenticate"), "Basic") {
 		t.Errorf("GET /api/test without credentials = %d, WWW-Authenticate %q", w.Code, w.Header().Get("WWW-Authenticate"))
 	}
-	if strings.Contains(logs.String(), samples.DisabledHint) {
+	if strings.Contains(logs.String(), "are disabled") {
 		t.Errorf("samples hint logged although the samples are enabled")
 	}
 }
 
 func TestRESTSamplesHintOnce(t *testing.T) {
 	az, logs := openREST(t, storagetest.SQLite(t), nil)
-	newTestRouter(t, az, "")
+	newTestRouter(t, az, "/auth")
 	newTestRouter(t, az, "/other")
-	if n := strings.Count(logs.String(), "level=INFO msg=\""+samples.DisabledHint); n != 1 {
-		t.Errorf("samples hint logged %d times at Info, want once:\n%s", n, logs.String())
+	// The hint names the routes where this Mount would have put them.
+	hint := "level=INFO msg=\"sample routes GET /auth/api/ping and GET /auth/api/test are disabled"
+	if n := strings.Count(logs.String(), hint); n != 1 {
+		t.Errorf("samples hint naming the mount path logged %d times at Info, want once:\n%s", n, logs.String())
 	}
 	e := newTestRouter(t, az, "/third")
 	if w := performRequest(e, "GET", "/third/api/ping", "", nil); w.Code != 404 {
@@ -344,5 +346,28 @@ func TestRESTBodyLimitOnEveryRoute(t *testing.T) {
 	for _, r := range []string{"POST /api/v1/login", "GET /api/ping", "GET /ping"} {
 		method, path, _ := strings.Cut(r, " ")
 		checkEnvelope(t, performRequest(e, method, path, "", strings.NewReader(big)), http.StatusRequestEntityTooLarge)
+	}
+}
+
+// TestMountRefusesToShadowHostRoute: mounted at the root of an engine that
+// already serves GET /api/ping, with the sample credentials set, Mount
+// registers nothing and names the route, instead of taking it over.
+func TestMountRefusesToShadowHostRoute(t *testing.T) {
+	az, _ := openREST(t, storagetest.SQLite(t), withEverything)
+	e := gin.New()
+	e.GET("/api/ping", func(c *gin.Context) { c.String(200, "host pong") })
+	before := len(e.Routes())
+	err := az.Mount(e)
+	if err == nil || !strings.Contains(err.Error(), "GET /api/ping") || !strings.Contains(err.Error(), "Group") {
+		t.Fatalf("Mount = %v, want an error naming GET /api/ping and the group remedy", err)
+	}
+	if len(e.Routes()) != before {
+		t.Errorf("Mount registered %d routes before refusing", len(e.Routes())-before)
+	}
+	if w := performRequest(e, "GET", "/api/ping", "", nil); w.Body.String() != "host pong" {
+		t.Errorf("host route answered %q", w.Body.String())
+	}
+	if err := az.Mount(e.Group("/auth")); err != nil {
+		t.Errorf("Mount under a group: %v", err)
 	}
 }
