@@ -14,6 +14,7 @@ import (
 
 	"github.com/puzpuzpuz/xsync/v3"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
@@ -27,16 +28,25 @@ import (
 type Authz struct {
 	cfg      Config
 	db       *bun.DB
-	log      *slog.Logger
-	cipher   *cipher.Cipher // nil when encryption is off
-	auditKey []byte         // keys the client fingerprints in audit records
-	clients  *xsync.MapOf[string, *Client]
-	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login    *loginx.Service
-	resolver middleware.Resolver
-	mount    restMountState // where Mount put the routes, for the 404/405 handlers
-	evicting sync.Mutex     // one sweep of client handles at a time
-	checking sync.Mutex     // one revision check at a time
+	ownsDB   bool // opened by Open (closed by Close), not handed in to OpenDB
+	migrated int  // migrations Open applied, for the startup line
+	// listening receives the outcome of the change listener's first
+	// attempt (PostgreSQL only), so Open can say it is live.
+	listening chan error
+	log       *slog.Logger
+	cipher    *cipher.Cipher // nil when encryption is off
+	auditKey  []byte         // keys the client fingerprints in audit records
+	clients   *xsync.MapOf[string, *Client]
+	host      *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login     *loginx.Service
+	resolver  middleware.Resolver
+	// noResolver: neither Config.Resolver nor a login provider is set, so
+	// every guarded request is 401; the first guard built says so.
+	noResolver   bool
+	warnedNoUser atomic.Bool
+	mount        restMountState // where Mount put the routes, for the 404/405 handlers
+	evicting     sync.Mutex     // one sweep of client handles at a time
+	checking     sync.Mutex     // one revision check at a time
 	// sqliteWriters queues this process's writes on SQLite; nil on
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
@@ -58,35 +68,66 @@ type Authz struct {
 
 // Open validates cfg, opens and migrates the store, checks the encryption
 // key, and starts the cache's change watcher (and the login service when
-// providers are configured). Any problem is one clear error; nothing is
-// left running.
+// providers are configured). On PostgreSQL it returns once the change
+// listener is live (or its first attempt failed; it keeps retrying). One
+// Info line names the store, the migrations applied and the listener's
+// state. Any problem is one clear error; nothing is left running.
 func Open(ctx context.Context, cfg Config) (*Authz, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("authz: bad configuration: %w", err)
-	}
-	if cfg.CacheMaxUsers == 0 {
-		cfg.CacheMaxUsers = DefaultConfig().CacheMaxUsers
-	}
-	if cfg.MaxClients == 0 {
-		cfg.MaxClients = DefaultConfig().MaxClients
-	}
-	if cfg.RevisionCheckInterval == 0 {
-		cfg.RevisionCheckInterval = DefaultConfig().RevisionCheckInterval
-	}
-	if cfg.AuditRefusalsPerSecond == 0 {
-		cfg.AuditRefusalsPerSecond = DefaultConfig().AuditRefusalsPerSecond
-	}
-	cfg.applyBoundDefaults()
-	log := cfg.Logger
-	if log == nil {
-		log = slog.Default()
+		return nil, err
 	}
 	db, err := storage.Open(ctx, cfg.storageConfig())
 	if err != nil {
 		return nil, fmt.Errorf("authz: %w", err)
 	}
+	return open(ctx, cfg, db, true)
+}
+
+// OpenDB is Open on the host's own database handle, SQLite or PostgreSQL,
+// instead of one opened from cfg's database settings (which are ignored).
+// rolegate's tables keep their rolegate_ prefix and its migrations their
+// own table and lock, so they live beside the host's own tables and
+// migrations. Close leaves db open: it is the host's. A SQLite handle must
+// have foreign keys on (_pragma=foreign_keys(1)), since deleting a role
+// removes its grants by cascade; WAL and a busy timeout are advisable.
+func OpenDB(ctx context.Context, db *bun.DB, cfg Config) (*Authz, error) {
+	if db == nil {
+		return nil, errors.New("authz: OpenDB: nil *bun.DB")
+	}
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	switch db.Dialect().Name() {
+	case dialect.PG:
+	case dialect.SQLite:
+		var on int
+		if err := db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&on); err != nil {
+			return nil, fmt.Errorf("authz: OpenDB: %w", storage.Classify(err))
+		}
+		if on != 1 {
+			return nil, errors.New("authz: OpenDB: the SQLite handle has foreign keys off; open it with _pragma=foreign_keys(1) (rolegate deletes a role's grants by cascade)")
+		}
+	default:
+		return nil, fmt.Errorf("authz: OpenDB: unsupported dialect %s (use SQLite or PostgreSQL)", db.Dialect().Name())
+	}
+	if err := db.PingContext(ctx); err != nil {
+		return nil, fmt.Errorf("authz: OpenDB: %w", storage.Classify(err))
+	}
+	return open(ctx, cfg, db, false)
+}
+
+// open is the part of Open after the store is reachable; ownsDB says
+// whether Close (and a failed open) closes db.
+func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	warnUnknownVariables(log, cfg.unknownVars)
 	proxies, _ := middleware.ParseTrustedProxies(cfg.TrustedProxies) // Validate checked them
-	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client](),
+	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies}
 	az.memos.max = memoBudget
 	if !storage.IsPostgres(db) {
@@ -97,7 +138,9 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 		az.closed.Store(true)
 		az.stop()
 		az.wg.Wait()
-		db.Close()
+		if ownsDB {
+			db.Close()
+		}
 		return nil, err
 	}
 	az.startWatcher(az.bg)
@@ -105,13 +148,16 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
+	az.logStartup(ctx)
 	return az, nil
 }
 
 func (az *Authz) init(ctx context.Context) error {
-	if err := storage.Migrate(ctx, az.db); err != nil {
+	n, err := storage.MigrateCount(ctx, az.db)
+	if err != nil {
 		return fmt.Errorf("authz: %w", err)
 	}
+	az.migrated = n
 	if az.cfg.EnableEncryption {
 		c, err := az.openCipher(ctx)
 		if err != nil {
@@ -138,6 +184,9 @@ func (az *Authz) init(ctx context.Context) error {
 			return fmt.Errorf("authz: AUTH_CLIENT_KEY: %w", err)
 		}
 	}
+	if err := az.initDefaultRole(ctx); err != nil {
+		return fmt.Errorf("authz: %w", err)
+	}
 	return az.initLogin(ctx)
 }
 
@@ -161,7 +210,9 @@ func (az *Authz) Close() error {
 	if az.login != nil {
 		errs = append(errs, az.login.Close())
 	}
-	errs = append(errs, az.db.Close())
+	if az.ownsDB {
+		errs = append(errs, az.db.Close())
+	}
 	return errors.Join(errs...)
 }
 
@@ -247,8 +298,14 @@ func (c *Client) drop() {
 	}
 }
 
-// HostClient is the client of AUTH_CLIENT_KEY, or nil when it is unset.
-func (az *Authz) HostClient() *Client { return az.host }
+// HostClient is the client of the host's own key (Config.ClientKey,
+// AUTH_CLIENT_KEY); ErrNoClientKey when none is configured.
+func (az *Authz) HostClient() (*Client, error) {
+	if az.host == nil {
+		return nil, ErrNoClientKey
+	}
+	return az.host, nil
+}
 
 func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)

@@ -222,7 +222,7 @@ func BenchmarkGuard(b *testing.B) {
 		cfg.Resolver = func(c *gin.Context) (string, error) { return "sara", nil }
 	})
 	ctx := context.Background()
-	c := az.HostClient()
+	c := mustHost(b, az)
 	c.AddRole(ctx, "editor", "")
 	c.AddPermission(ctx, "editor", "edit")
 	c.AddMembership(ctx, "sara", "editor")

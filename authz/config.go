@@ -17,8 +17,12 @@ import (
 	"github.com/rolegate/rolegate/storage"
 )
 
-// Config is every setting of rolegate. DefaultConfig gives the documented
-// defaults; ConfigFromEnv reads the environment and a .env file.
+// Config is every setting of rolegate. The zero value means the documented
+// defaults (a field left at zero takes its default at Open; booleans are
+// false by default, so a switch that is on by default is named Disable...).
+// DefaultConfig spells the defaults out; ConfigFromEnv reads the
+// environment and a .env file. Where the host app listens and Gin's mode
+// are the host's own settings, not rolegate's (see examples/hostapp).
 type Config struct {
 	// DatabaseType is "sqlite" (default) or "postgresql". AUTH_DATABASE_TYPE.
 	DatabaseType string
@@ -55,21 +59,15 @@ type Config struct {
 	// AUTH_ENCRYPT_DESCRIPTIONS.
 	EncryptDescriptions bool
 
-	// ServerHost and ServerPort are where the example host app listens
-	// (127.0.0.1:8000). AUTH_SERVER_HOST, AUTH_SERVER_PORT.
-	ServerHost string
-	ServerPort int
-	// DebugMode selects Gin's debug mode and debug-level logs (false).
-	// AUTH_DEBUG_MODE.
-	DebugMode bool
-	// AllowCORS enables CORS on mounted routes (true). AUTH_ALLOW_CORS.
-	AllowCORS bool
+	// DisableCORS turns CORS off on mounted routes (CORS is on by default).
+	// AUTH_ALLOW_CORS=false.
+	DisableCORS bool
 	// CORSOrigins are the allowed origins; "*" is any origin without
 	// credentials (default "*"). AUTH_CORS_ORIGINS, comma-separated.
 	CORSOrigins []string
-	// EnableAuditLogging records every change and refusal (true).
-	// AUTH_ENABLE_AUDIT_LOGGING.
-	EnableAuditLogging bool
+	// DisableAuditLogging stops recording changes and refusals in the
+	// audit log (recording is on by default). AUTH_ENABLE_AUDIT_LOGGING=false.
+	DisableAuditLogging bool
 	// AuditRefusalsPerSecond bounds the refused requests recorded in the
 	// audit log per second (bursts of twice that); the excess is counted
 	// in the next record. Changes are always recorded. 0 means the
@@ -113,6 +111,11 @@ type Config struct {
 	// auditPruneEvery is how often the audit retention runs; zero means
 	// every 10 minutes (tests shorten it).
 	auditPruneEvery time.Duration
+	// DefaultRole, when set, is a role every user the guards see holds
+	// under the host client: Open creates it, and each user the guards'
+	// resolver finds is added to it on first sight. Needs ClientKey.
+	// AUTH_DEFAULT_ROLE.
+	DefaultRole string
 	// OAuthProviders are the identity providers accepted at login.
 	// AUTH_OAUTH_PROVIDERS and AUTH_OAUTH_<NAME>_*.
 	OAuthProviders []loginx.ProviderConfig
@@ -141,6 +144,13 @@ type Config struct {
 	// (Authorization: Bearer <authToken> or X-Auth-Token with X-User-Id).
 	// Set it for apps with their own authentication.
 	Resolver middleware.Resolver
+	// OnRefusal, when set, writes every guard's 401, 403 and 503 bodies in
+	// the host's own error shape (rolegate still decides the status); a
+	// guard's own OnRefusal option overrides it. Nil: the error envelope.
+	OnRefusal middleware.RefusalFunc
+	// unknownVars are the AUTH_ variables ConfigFromEnv saw that no setting
+	// reads; Open warns about them.
+	unknownVars []string
 	// listenerQuiet is how long the change listener waits for traffic
 	// before it pings itself; zero means 30 s (tests shorten it).
 	listenerQuiet time.Duration
@@ -158,11 +168,7 @@ func DefaultConfig() Config {
 		JWTAlgorithm:                "HS256",
 		JWTAccessTokenExpireMinutes: 1440,
 		JWTRefreshTokenExpireDays:   7,
-		ServerHost:                  "127.0.0.1",
-		ServerPort:                  8000,
-		AllowCORS:                   true,
 		CORSOrigins:                 []string{"*"},
-		EnableAuditLogging:          true,
 		AuditRefusalsPerSecond:      50,
 		MaxRowsPerClient:            10_000,
 		MaxNamespaces:               100,
@@ -174,23 +180,75 @@ func DefaultConfig() Config {
 	}
 }
 
+// withDefaults fills every zero field with its default.
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.DatabaseType == "" {
+		c.DatabaseType = d.DatabaseType
+	}
+	if c.SQLitePath == "" {
+		c.SQLitePath = d.SQLitePath
+	}
+	if c.JWTAlgorithm == "" {
+		c.JWTAlgorithm = d.JWTAlgorithm
+	}
+	if c.JWTAccessTokenExpireMinutes == 0 {
+		c.JWTAccessTokenExpireMinutes = d.JWTAccessTokenExpireMinutes
+	}
+	if c.JWTRefreshTokenExpireDays == 0 {
+		c.JWTRefreshTokenExpireDays = d.JWTRefreshTokenExpireDays
+	}
+	if c.CORSOrigins == nil {
+		c.CORSOrigins = d.CORSOrigins
+	}
+	if c.AuditRefusalsPerSecond == 0 {
+		c.AuditRefusalsPerSecond = d.AuditRefusalsPerSecond
+	}
+	if c.CacheMaxUsers == 0 {
+		c.CacheMaxUsers = d.CacheMaxUsers
+	}
+	if c.MaxClients == 0 {
+		c.MaxClients = d.MaxClients
+	}
+	if c.RevisionCheckInterval == 0 {
+		c.RevisionCheckInterval = d.RevisionCheckInterval
+	}
+	c.applyBoundDefaults()
+	return c
+}
+
 // ConfigFromEnv reads every setting from the environment and from a .env
-// file in the working directory if there is one; the environment wins. It
-// returns one error per bad setting, joined.
+// file in the working directory if there is one; the environment wins.
+// Every bad setting, whether it does not parse or does not validate, is
+// in the one error it returns (a *ConfigError). AUTH_ variables that no
+// setting reads are remembered, and Open warns about them (a misspelled
+// name would otherwise be silently ignored).
 func ConfigFromEnv() (Config, error) {
 	file, err := godotenv.Read()
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return Config{}, fmt.Errorf("config: cannot read .env: %w", err)
+		return Config{}, &ConfigError{Problems: []error{fmt.Errorf("cannot read .env: %w", err)}}
 	}
-	return ConfigFromLookup(func(k string) string {
+	c, err := ConfigFromLookup(func(k string) string {
 		if v, ok := os.LookupEnv(k); ok {
 			return v
 		}
 		return file[k]
 	})
+	names := make([]string, 0, len(file))
+	for k := range file {
+		names = append(names, k)
+	}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		names = append(names, k)
+	}
+	c.unknownVars = unknownVariables(names)
+	return c, err
 }
 
-// ConfigFromLookup is ConfigFromEnv over any source of variables.
+// ConfigFromLookup is ConfigFromEnv over any source of variables. It
+// returns every problem at once: the settings that do not parse and what
+// Validate finds in the rest.
 func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	c := DefaultConfig()
 	var errs []error
@@ -235,14 +293,16 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	boolean("AUTH_ENABLE_ENCRYPTION", &c.EnableEncryption)
 	c.EncryptionKey = getenv("AUTH_ENCRYPTION_KEY")
 	boolean("AUTH_ENCRYPT_DESCRIPTIONS", &c.EncryptDescriptions)
-	str("AUTH_SERVER_HOST", &c.ServerHost)
-	integer("AUTH_SERVER_PORT", &c.ServerPort, 0, 65535)
-	boolean("AUTH_DEBUG_MODE", &c.DebugMode)
-	boolean("AUTH_ALLOW_CORS", &c.AllowCORS)
+	negated := func(key string, dst *bool) { // AUTH_ALLOW_CORS=false sets DisableCORS
+		on := !*dst
+		boolean(key, &on)
+		*dst = !on
+	}
+	negated("AUTH_ALLOW_CORS", &c.DisableCORS)
 	if v := strings.TrimSpace(getenv("AUTH_CORS_ORIGINS")); v != "" {
 		c.CORSOrigins = splitList(v)
 	}
-	boolean("AUTH_ENABLE_AUDIT_LOGGING", &c.EnableAuditLogging)
+	negated("AUTH_ENABLE_AUDIT_LOGGING", &c.DisableAuditLogging)
 	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
 	str("AUTH_CLIENT_KEY", &c.ClientKey)
 	if v := strings.TrimSpace(getenv("AUTH_CLIENT_KEYS")); v != "" {
@@ -262,6 +322,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	if v := strings.TrimSpace(getenv("AUTH_TRUSTED_PROXIES")); v != "" {
 		c.TrustedProxies = splitList(v)
 	}
+	str("AUTH_DEFAULT_ROLE", &c.DefaultRole)
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
 	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
 	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
@@ -284,14 +345,23 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	}
 	c.OAuthProviders = providers
 	c.Samples = samples.ConfigFromEnv(getenv)
-	if err := errors.Join(errs...); err != nil {
-		return c, fmt.Errorf("config: %w", err)
+	errs = append(errs, c.problems()...)
+	if len(errs) > 0 {
+		return c, &ConfigError{Problems: errs}
 	}
 	return c, nil
 }
 
-// Validate reports every bad setting, joined; Open calls it.
+// Validate reports every bad setting at once, as a *ConfigError; Open
+// calls it.
 func (c Config) Validate() error {
+	if errs := c.problems(); len(errs) > 0 {
+		return &ConfigError{Problems: errs}
+	}
+	return nil
+}
+
+func (c Config) problems() []error {
 	var errs []error
 	switch strings.ToLower(c.DatabaseType) {
 	case "", storage.TypeSQLite, "sqlite3", storage.TypePostgreSQL, "postgres":
@@ -328,6 +398,14 @@ func (c Config) Validate() error {
 	if _, err := middleware.ParseTrustedProxies(c.TrustedProxies); err != nil {
 		errs = append(errs, fmt.Errorf("AUTH_TRUSTED_PROXIES: %w", err))
 	}
+	if c.DefaultRole != "" {
+		if !ValidName(c.DefaultRole) {
+			errs = append(errs, fmt.Errorf("AUTH_DEFAULT_ROLE=%q is not a valid role name", c.DefaultRole))
+		}
+		if c.ClientKey == "" {
+			errs = append(errs, errors.New("AUTH_DEFAULT_ROLE needs AUTH_CLIENT_KEY (the host client the role lives in)"))
+		}
+	}
 	for _, o := range c.CORSOrigins {
 		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
 			errs = append(errs, fmt.Errorf("AUTH_CORS_ORIGINS entry %q is not * or an http(s) origin", o))
@@ -340,8 +418,25 @@ func (c Config) Validate() error {
 		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
-	return errors.Join(errs...)
+	return errs
 }
+
+// ConfigError is every problem of a configuration, reported at once and
+// on one line: "authz: configuration: <problem>; <problem>".
+type ConfigError struct {
+	Problems []error
+}
+
+func (e *ConfigError) Error() string {
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		parts[i] = p.Error()
+	}
+	return "authz: configuration: " + strings.Join(parts, "; ")
+}
+
+// Unwrap lets errors.Is and errors.As see each problem.
+func (e *ConfigError) Unwrap() []error { return e.Problems }
 
 func (c Config) storageConfig() storage.Config {
 	return storage.Config{Type: c.DatabaseType, URL: c.DatabaseURL, PostgreSQLURL: c.PostgreSQLURL, SQLitePath: c.SQLitePath}

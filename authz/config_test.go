@@ -2,6 +2,8 @@ package authz
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,8 +22,7 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if c.DatabaseType != "sqlite" || c.SQLitePath != "~/.auth.sqlite3" || c.JWTAlgorithm != "HS256" ||
 		c.JWTAccessTokenExpireMinutes != 1440 || c.JWTRefreshTokenExpireDays != 7 || c.EnableEncryption ||
-		c.ServerHost != "127.0.0.1" || c.ServerPort != 8000 || c.DebugMode || !c.AllowCORS ||
-		len(c.CORSOrigins) != 1 || c.CORSOrigins[0] != "*" || !c.EnableAuditLogging ||
+		c.DisableCORS || len(c.CORSOrigins) != 1 || c.CORSOrigins[0] != "*" || c.DisableAuditLogging ||
 		c.RevisionCheckInterval != time.Second || c.CacheMaxUsers != 200_000 {
 		t.Fatalf("defaults = %+v", c)
 	}
@@ -34,7 +35,7 @@ func TestConfigFromLookup(t *testing.T) {
 	c, err := ConfigFromLookup(lookup(map[string]string{
 		"AUTH_DATABASE_TYPE": "postgresql", "AUTH_POSTGRESQL_URL": "postgres://x@h/db",
 		"AUTH_JWT_ALGORITHM": "HS512", "AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES": "30",
-		"AUTH_SERVER_PORT": "9000", "AUTH_DEBUG_MODE": "true", "AUTH_ALLOW_CORS": "false",
+		"AUTH_ALLOW_CORS":   "false",
 		"AUTH_CORS_ORIGINS": "https://a.example, https://b.example", "AUTH_ENABLE_AUDIT_LOGGING": "0",
 		"AUTH_CLIENT_KEY": "3F0E2B1C-9A4D-4E8F-8B2A-1C3D5E7F9A0B", "AUTH_REVISION_CHECK_INTERVAL": "250ms",
 		"AUTH_AUDIT_REFUSALS_PER_SECOND": "7",
@@ -44,8 +45,8 @@ func TestConfigFromLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.DatabaseType != "postgresql" || c.PostgreSQLURL != "postgres://x@h/db" || c.JWTAlgorithm != "HS512" ||
-		c.JWTAccessTokenExpireMinutes != 30 || c.ServerPort != 9000 || !c.DebugMode || c.AllowCORS ||
-		len(c.CORSOrigins) != 2 || c.CORSOrigins[1] != "https://b.example" || c.EnableAuditLogging ||
+		c.JWTAccessTokenExpireMinutes != 30 || !c.DisableCORS ||
+		len(c.CORSOrigins) != 2 || c.CORSOrigins[1] != "https://b.example" || !c.DisableAuditLogging ||
 		c.RevisionCheckInterval != 250*time.Millisecond || c.AuditRefusalsPerSecond != 7 || !c.Samples.Enabled() {
 		t.Fatalf("config = %+v", c)
 	}
@@ -60,9 +61,7 @@ func TestConfigBadSettings(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"port not a number":        {map[string]string{"AUTH_SERVER_PORT": "eighty"}, "AUTH_SERVER_PORT"},
-		"port out of range":        {map[string]string{"AUTH_SERVER_PORT": "70000"}, "AUTH_SERVER_PORT"},
-		"bool":                     {map[string]string{"AUTH_DEBUG_MODE": "maybe"}, "AUTH_DEBUG_MODE"},
+		"bool":                     {map[string]string{"AUTH_ALLOW_CORS": "maybe"}, "AUTH_ALLOW_CORS"},
 		"expiry zero":              {map[string]string{"AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES": "0"}, "AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES"},
 		"interval":                 {map[string]string{"AUTH_REVISION_CHECK_INTERVAL": "soon"}, "AUTH_REVISION_CHECK_INTERVAL"},
 		"database type":            {map[string]string{"AUTH_DATABASE_TYPE": "oracle"}, "AUTH_DATABASE_TYPE"},
@@ -98,16 +97,91 @@ func TestConfigBadSettings(t *testing.T) {
 // wins.
 func TestConfigFromEnvReadsDotEnv(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("AUTH_SERVER_PORT=9100\nAUTH_SERVER_HOST=0.0.0.0\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("AUTH_CACHE_MAX_USERS=9100\nAUTH_SQLITE_PATH=/from/dotenv\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	t.Setenv("AUTH_SERVER_HOST", "127.0.0.2")
+	t.Setenv("AUTH_SQLITE_PATH", "/from/env")
 	c, err := ConfigFromEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.ServerPort != 9100 || c.ServerHost != "127.0.0.2" {
-		t.Fatalf("port %d host %s: want 9100 from .env and 127.0.0.2 from the environment", c.ServerPort, c.ServerHost)
+	if c.CacheMaxUsers != 9100 || c.SQLitePath != "/from/env" {
+		t.Fatalf("cache %d path %s: want 9100 from .env and /from/env from the environment", c.CacheMaxUsers, c.SQLitePath)
+	}
+}
+
+// TestZeroConfigMeansDefaults: Config{} is the documented defaults (CORS
+// and audit on), not a config with them silently off.
+func TestZeroConfigMeansDefaults(t *testing.T) {
+	got := Config{}.withDefaults()
+	want := DefaultConfig()
+	if got.DisableCORS || got.DisableAuditLogging || got.DatabaseType != want.DatabaseType ||
+		got.SQLitePath != want.SQLitePath || got.JWTAlgorithm != want.JWTAlgorithm ||
+		got.JWTAccessTokenExpireMinutes != want.JWTAccessTokenExpireMinutes ||
+		strings.Join(got.CORSOrigins, ",") != "*" || got.CacheMaxUsers != want.CacheMaxUsers ||
+		got.RevisionCheckInterval != want.RevisionCheckInterval {
+		t.Fatalf("Config{} means %+v", got)
+	}
+	if err := (Config{}).Validate(); err != nil {
+		t.Fatalf("Config{} does not validate: %v", err)
+	}
+}
+
+// TestConfigErrorsAllAtOnce: a setting that does not parse does not hide
+// one that does not validate; every problem is on one line under one
+// prefix.
+func TestConfigErrorsAllAtOnce(t *testing.T) {
+	_, err := ConfigFromLookup(lookup(map[string]string{
+		"AUTH_CACHE_MAX_USERS":   "lots",   // parse
+		"AUTH_ENABLE_ENCRYPTION": "true",   // validate: no key
+		"AUTH_DATABASE_TYPE":     "oracle", // validate
+	}))
+	var ce *ConfigError
+	if !errors.As(err, &ce) || len(ce.Problems) != 3 {
+		t.Fatalf("err = %v, want a ConfigError with 3 problems", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"AUTH_CACHE_MAX_USERS", "AUTH_ENCRYPTION_KEY", "AUTH_DATABASE_TYPE"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q does not name %s", msg, want)
+		}
+	}
+	if !strings.HasPrefix(msg, "authz: configuration: ") || strings.Contains(msg, "\n") || strings.Count(msg, "authz:") != 1 {
+		t.Errorf("not one line under one prefix: %q", msg)
+	}
+	cfg := DefaultConfig()
+	cfg.DatabaseType = "oracle"
+	if _, err := Open(context.Background(), cfg); err == nil || !strings.HasPrefix(err.Error(), "authz: configuration: ") {
+		t.Errorf("Open: %v", err)
+	}
+}
+
+// TestUnknownVariablesWarned: a misspelled AUTH_ variable is named in a
+// warning at Open, with the setting it was probably meant to be; the
+// known families (other parts' settings, per-provider names) are not.
+func TestUnknownVariablesWarned(t *testing.T) {
+	t.Chdir(t.TempDir())
+	t.Setenv("AUTH_CLIENT_KYE", "x")
+	t.Setenv("AUTH_OAUTH_GOOGLE_USER_CLAIM", "email")
+	t.Setenv("AUTH_MAX_ROWS_PER_CLIENT", "10")
+	t.Setenv("AUTH_SERVER_PORT", "8000")
+	cfg, err := ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(cfg.unknownVars, ",") != "AUTH_CLIENT_KYE" {
+		t.Fatalf("unknown = %v", cfg.unknownVars)
+	}
+	var logs strings.Builder
+	cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	cfg.SQLitePath = filepath.Join(t.TempDir(), "a.db")
+	az, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	az.Close()
+	if !strings.Contains(logs.String(), "variable=AUTH_CLIENT_KYE did_you_mean=AUTH_CLIENT_KEY") {
+		t.Errorf("no warning naming the misspelling:\n%s", logs.String())
 	}
 }

@@ -21,6 +21,9 @@ var (
 	// ErrUnavailable: the store could not be reached (HTTP 503). Guards
 	// fail closed on it.
 	ErrUnavailable = storage.ErrUnavailable
+	// ErrNoClientKey: a guard or HostClient was asked for, but no host
+	// client key is configured (Config.ClientKey, AUTH_CLIENT_KEY).
+	ErrNoClientKey = errors.New("authz: no host client key: set AUTH_CLIENT_KEY (Config.ClientKey) to a UUID v4, e.g. from `go run ./examples/hostapp -new-client-key`")
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
 	// ErrEncryptionRequired: this process runs without encryption, and

@@ -57,6 +57,15 @@ func mustClient(t testing.TB, az *Authz, key string) *Client {
 	return c
 }
 
+func mustHost(t testing.TB, az *Authz) *Client {
+	t.Helper()
+	c, err := az.HostClient()
+	if err != nil {
+		t.Fatalf("HostClient: %v", err)
+	}
+	return c
+}
+
 // countRows counts the rows of a table in one client's namespace, straight
 // from the store.
 func countRows(t testing.TB, az *Authz, c *Client, table string) int {

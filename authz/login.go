@@ -43,6 +43,10 @@ func (az *Authz) initLogin(ctx context.Context) error {
 		az.resolver = az.login.Resolver()
 	default:
 		az.resolver = func(*gin.Context) (string, error) { return "", middleware.ErrNoUser }
+		az.noResolver = true
+	}
+	if az.cfg.DefaultRole != "" {
+		az.resolver = az.withDefaultRole(az.resolver)
 	}
 	return nil
 }

@@ -61,9 +61,13 @@ func TestLoginSessionEndsOnEveryReplica(t *testing.T) {
 		}
 		a, b := open(), open()
 		ctx := context.Background()
-		host := a.az.HostClient()
-		host.AddRole(ctx, "reader", "")
-		host.AddPermission(ctx, "reader", "read")
+		host := mustHost(t, a.az)
+		if _, err := host.AddRole(ctx, "reader", ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := host.AddPermission(ctx, "reader", "read"); err != nil {
+			t.Fatal(err)
+		}
 
 		login := func() (tok, uid string) {
 			t.Helper()

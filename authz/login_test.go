@@ -33,7 +33,7 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 			cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 		})
 		ctx := context.Background()
-		host := az.HostClient()
+		host := mustHost(t, az)
 		host.AddRole(ctx, "editor", "")
 		host.AddPermission(ctx, "editor", "edit")
 		host.AddMembership(ctx, "sara@example.com", "editor")

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -63,8 +65,8 @@ const pingTimeout = 2 * time.Second
 // with no envelope); set engine.RedirectTrailingSlash = false for a 404
 // envelope instead.
 //
-// Mount does not call gin.SetMode, which is global; use
-// gin.SetMode(cfg.GinMode()) in the host's main. It returns an error, and
+// Mount does not call gin.SetMode, which is global and the host's choice.
+// It returns an error, and
 // registers nothing, when the CORS configuration is bad; a route that
 // conflicts with one the host registered already is reported as an error
 // too (gin panics on it), though routes registered before the conflict
@@ -76,7 +78,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if az.closed.Load() {
 		return ErrClosed
 	}
-	cors, err := middleware.CORS(middleware.CORSConfig{Enabled: az.cfg.AllowCORS, Origins: az.cfg.CORSOrigins})
+	cors, err := middleware.CORS(middleware.CORSConfig{Enabled: !az.cfg.DisableCORS, Origins: az.cfg.CORSOrigins})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w (AUTH_ALLOW_CORS, AUTH_CORS_ORIGINS)", err)
 	}
@@ -84,13 +86,19 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if b, ok := r.(interface{ BasePath() string }); ok {
 		basePath = b.BasePath()
 	}
-	doc, err := openAPIDocument(basePath)
+	doc, err := openAPIDocument(basePath, openAPIMounted{
+		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
+	if e, ok := r.(*gin.Engine); ok {
+		if err := az.refuseShadowing(e); err != nil {
+			return err
+		}
+	}
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("authz: Mount: %v", p)
+			err = fmt.Errorf("authz: Mount: %v (a route of rolegate's is already registered by the host: mount it under a group, e.g. r.Group(\"/auth\"))", p)
 		}
 	}()
 
@@ -124,9 +132,10 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 			paths[p.path] = append(paths[p.path], p.method)
 		}
 	} else if st.hintOnce() {
-		az.log.Info(samples.DisabledHint)
+		az.log.Info("sample routes GET " + path.Join(basePath, "api/ping") + " and GET " + path.Join(basePath, "api/test") +
+			" are disabled; set AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY to enable them")
 	}
-	if az.cfg.AllowCORS {
+	if !az.cfg.DisableCORS {
 		for path, methods := range paths {
 			allow := strings.Join(append(slices.Sorted(slices.Values(methods)), http.MethodOptions), ", ")
 			base.OPTIONS(path, func(c *gin.Context) {
@@ -138,6 +147,34 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 		}
 	}
 	st.addPrefix(basePath)
+	return nil
+}
+
+// refuseShadowing stops a Mount on the host's engine that would register a
+// route the host already has (its own GET /api/ping, say, with the sample
+// credentials set), before anything is registered, naming the route.
+func (az *Authz) refuseShadowing(e *gin.Engine) error {
+	planned := []restMethodPath{{http.MethodGet, "/ping"}, {http.MethodGet, "/openapi.json"}}
+	for _, rt := range restRoutes() {
+		planned = append(planned, restMethodPath{rt.method, rt.path})
+	}
+	if az.login != nil {
+		planned = append(planned, loginPaths...)
+	}
+	if az.cfg.Samples.Enabled() {
+		planned = append(planned, samplePaths...)
+	}
+	param := regexp.MustCompile(`[:*][A-Za-z_]+`)
+	have := map[string]bool{}
+	for _, r := range e.Routes() {
+		have[r.Method+" "+param.ReplaceAllString(r.Path, ":")] = true
+	}
+	for _, p := range planned {
+		gp := param.ReplaceAllString(strings.NewReplacer("{", ":", "}", "").Replace(p.path), ":")
+		if have[p.method+" "+gp] {
+			return fmt.Errorf("authz: Mount: the host already has %s %s, which rolegate would shadow; mount rolegate under a group (r.Group(\"/auth\")) or unset what enables the route", p.method, p.path)
+		}
+	}
 	return nil
 }
 
@@ -215,16 +252,6 @@ func (az *Authz) underMount(inside gin.HandlerFunc) gin.HandlerFunc {
 			inside(c)
 		}
 	}
-}
-
-// GinMode is the gin mode for the host app: gin.DebugMode when DebugMode
-// is on (AUTH_DEBUG_MODE), else gin.ReleaseMode. Mount does not set it,
-// since gin's mode is global; call gin.SetMode(cfg.GinMode()) in main.
-func (c Config) GinMode() string {
-	if c.DebugMode {
-		return gin.DebugMode
-	}
-	return gin.ReleaseMode
 }
 
 // restMountState is what Mount remembers about one Authz: where its routes

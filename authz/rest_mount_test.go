@@ -20,7 +20,7 @@ func withEverything(c *Config) {
 	c.OAuthProviders = []loginx.ProviderConfig{{Name: "test", Issuer: "http://127.0.0.1:1", ClientIDs: []string{"app"}}}
 	c.JWTSecretKey = "0123456789abcdef0123456789abcdef-mount"
 	c.Samples = samples.Config{Username: "demo", Password: "secret", APIKey: "sample-key"}
-	c.AllowCORS = true
+	c.DisableCORS = false
 	c.CORSOrigins = []string{"*"}
 }
 
@@ -87,10 +87,25 @@ func TestRESTOptInHandlers(t *testing.T) {
 	}
 }
 
-// TestRESTOpenAPICoversRoutes: every route a fully configured Mount
-// registers is in openapi.json, and everything in it is registered.
+// TestRESTOpenAPICoversRoutes: every route a Mount registers is in the
+// /openapi.json it serves, and everything in it is registered: fully
+// configured, bare (no login, no samples: their routes are not listed),
+// and with CORS off (no OPTIONS operations).
 func TestRESTOpenAPICoversRoutes(t *testing.T) {
-	az, _ := openREST(t, storagetest.SQLite(t), withEverything)
+	for name, tc := range map[string]struct {
+		mod func(*Config)
+		min int
+	}{
+		"everything": {withEverything, 30},
+		"bare":       {nil, 20},
+		"no cors":    {func(c *Config) { c.DisableCORS = true }, 10},
+	} {
+		t.Run(name, func(t *testing.T) { testOpenAPICoversRoutes(t, tc.mod, tc.min) })
+	}
+}
+
+func testOpenAPICoversRoutes(t *testing.T, mod func(*Config), min int) {
+	az, _ := openREST(t, storagetest.SQLite(t), mod)
 	e := newTestRouter(t, az, "")
 	param := regexp.MustCompile(`:([A-Za-z_]+)`)
 	mounted := map[string]bool{}
@@ -136,7 +151,7 @@ func TestRESTOpenAPICoversRoutes(t *testing.T) {
 			t.Errorf("in openapi.json but not mounted: %s", r)
 		}
 	}
-	if len(mounted) < 30 {
+	if len(mounted) < min {
 		t.Errorf("only %d routes mounted", len(mounted))
 	}
 }
@@ -171,17 +186,19 @@ func TestRESTLoginAndSamplesWithoutClientKey(t *testing.T) {
 	if w.Code != 401 || !strings.HasPrefix(w.Header().Get("WWW-Authenticate"), "Basic") {
 		t.Errorf("GET /api/test without credentials = %d, WWW-Authenticate %q", w.Code, w.Header().Get("WWW-Authenticate"))
 	}
-	if strings.Contains(logs.String(), samples.DisabledHint) {
+	if strings.Contains(logs.String(), "are disabled") {
 		t.Errorf("samples hint logged although the samples are enabled")
 	}
 }
 
 func TestRESTSamplesHintOnce(t *testing.T) {
 	az, logs := openREST(t, storagetest.SQLite(t), nil)
-	newTestRouter(t, az, "")
+	newTestRouter(t, az, "/auth")
 	newTestRouter(t, az, "/other")
-	if n := strings.Count(logs.String(), "level=INFO msg=\""+samples.DisabledHint); n != 1 {
-		t.Errorf("samples hint logged %d times at Info, want once:\n%s", n, logs.String())
+	// The hint names the routes where this Mount would have put them.
+	hint := "level=INFO msg=\"sample routes GET /auth/api/ping and GET /auth/api/test are disabled"
+	if n := strings.Count(logs.String(), hint); n != 1 {
+		t.Errorf("samples hint naming the mount path logged %d times at Info, want once:\n%s", n, logs.String())
 	}
 	e := newTestRouter(t, az, "/third")
 	if w := performRequest(e, "GET", "/third/api/ping", "", nil); w.Code != 404 {
@@ -223,7 +240,7 @@ func TestRESTCORS(t *testing.T) {
 		checkEnvelope(t, performRequest(e, "GET", "/api/roles", newKey(), nil, "Origin", "https://evil.example"), http.StatusForbidden)
 	})
 	t.Run("off", func(t *testing.T) {
-		az, _ := openREST(t, storagetest.SQLite(t), func(c *Config) { c.AllowCORS = false })
+		az, _ := openREST(t, storagetest.SQLite(t), func(c *Config) { c.DisableCORS = true })
 		e := newTestRouter(t, az, "")
 		for _, r := range e.Routes() {
 			if r.Method == "OPTIONS" {
@@ -274,17 +291,9 @@ func TestRESTMountErrors(t *testing.T) {
 	})
 }
 
-func TestConfigGinMode(t *testing.T) {
-	c := DefaultConfig()
-	if c.GinMode() != gin.ReleaseMode {
-		t.Errorf("default mode %q", c.GinMode())
-	}
-	c.DebugMode = true
-	if c.GinMode() != gin.DebugMode {
-		t.Errorf("debug mode %q", c.GinMode())
-	}
+func TestMountLeavesGinModeAlone(t *testing.T) {
 	before := gin.Mode()
-	az, _ := openREST(t, storagetest.SQLite(t), func(c *Config) { c.DebugMode = true })
+	az, _ := openREST(t, storagetest.SQLite(t), nil)
 	newTestRouter(t, az, "")
 	if gin.Mode() != before {
 		t.Errorf("Mount changed gin's global mode to %q", gin.Mode())
@@ -338,5 +347,28 @@ func TestRESTBodyLimitOnEveryRoute(t *testing.T) {
 	for _, r := range []string{"POST /api/v1/login", "GET /api/ping", "GET /ping"} {
 		method, path, _ := strings.Cut(r, " ")
 		checkEnvelope(t, performRequest(e, method, path, "", strings.NewReader(big)), http.StatusRequestEntityTooLarge)
+	}
+}
+
+// TestMountRefusesToShadowHostRoute: mounted at the root of an engine that
+// already serves GET /api/ping, with the sample credentials set, Mount
+// registers nothing and names the route, instead of taking it over.
+func TestMountRefusesToShadowHostRoute(t *testing.T) {
+	az, _ := openREST(t, storagetest.SQLite(t), withEverything)
+	e := gin.New()
+	e.GET("/api/ping", func(c *gin.Context) { c.String(200, "host pong") })
+	before := len(e.Routes())
+	err := az.Mount(e)
+	if err == nil || !strings.Contains(err.Error(), "GET /api/ping") || !strings.Contains(err.Error(), "Group") {
+		t.Fatalf("Mount = %v, want an error naming GET /api/ping and the group remedy", err)
+	}
+	if len(e.Routes()) != before {
+		t.Errorf("Mount registered %d routes before refusing", len(e.Routes())-before)
+	}
+	if w := performRequest(e, "GET", "/api/ping", "", nil); w.Body.String() != "host pong" {
+		t.Errorf("host route answered %q", w.Body.String())
+	}
+	if err := az.Mount(e.Group("/auth")); err != nil {
+		t.Errorf("Mount under a group: %v", err)
 	}
 }

@@ -29,6 +29,7 @@ func (az *Authz) startWatcher(ctx context.Context) {
 		az.pollRevisions(ctx)
 	}()
 	if storage.IsPostgres(az.db) {
+		az.listening = make(chan error, 1)
 		az.wg.Add(1)
 		go func() {
 			defer az.wg.Done()
@@ -174,6 +175,10 @@ func (az *Authz) listen(ctx context.Context) {
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		err := ln.Listen(lctx, storage.ChangesChannel)
 		cancel()
+		select { // the first outcome, for Open's startup line
+		case az.listening <- err:
+		default:
+		}
 		if err == nil {
 			backoff = 100 * time.Millisecond
 			// Whatever happened while we were not listening is unknown.

@@ -50,7 +50,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		if changed, err = fn(ctx, writer{db: tx}); err != nil {
 			return err
 		}
-		if c.az.cfg.EnableAuditLogging {
+		if !c.az.cfg.DisableAuditLogging {
 			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed))); err != nil {
 				return err
 			}
@@ -148,7 +148,7 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 // with; when the store is down it cannot be written, which is logged
 // instead (without names or keys).
 func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
-	if !az.cfg.EnableAuditLogging || az.closed.Load() {
+	if az.cfg.DisableAuditLogging || az.closed.Load() {
 		return
 	}
 	ok, note, warn := az.refusals.take(fingerprint)

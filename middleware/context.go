@@ -28,7 +28,10 @@ func UserFrom(c *gin.Context) (string, bool) {
 	}
 	switch u := v.(type) {
 	case *string: // from a UserInterner: see guard.go
-		return *u, u != nil
+		if u == nil {
+			return "", false
+		}
+		return *u, true
 	case string:
 		return u, true
 	}

@@ -35,10 +35,8 @@ func ExampleRequirePermission() {
 	checker := grants{"sara": {"cook", "laugh"}, "jack": {"dance", "laugh"}}
 
 	// HeaderResolver trusts X-User-Id: the proxy must overwrite it.
-	guard, err := middleware.RequirePermission(checker, middleware.HeaderResolver("X-User-Id"), "cook")
-	if err != nil {
-		panic(err) // a bad permission name or a nil checker
-	}
+	// A bad permission name or a nil checker panics here, at registration.
+	guard := middleware.RequirePermission(checker, middleware.HeaderResolver("X-User-Id"), "cook")
 
 	r := gin.New()
 	r.POST("/kitchen", guard, func(c *gin.Context) {

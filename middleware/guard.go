@@ -42,6 +42,20 @@ type GuardConfig struct {
 	AllPermissions []string
 	// Role admits a user who is a member of this role.
 	Role string
+	// OnRefusal, when set, writes the body of every refusal (401, 403,
+	// 503) in the host's own error shape; the guard still decides the
+	// status. Nil: the error envelope.
+	OnRefusal RefusalFunc
+}
+
+// GuardOption adjusts one guard's configuration; the guard constructors
+// apply options after filling in the checker and resolver, so an option
+// may also wrap them.
+type GuardOption func(*GuardConfig)
+
+// OnRefusal is the GuardOption setting GuardConfig.OnRefusal.
+func OnRefusal(fn RefusalFunc) GuardOption {
+	return func(cfg *GuardConfig) { cfg.OnRefusal = fn }
 }
 
 // requirement is what a compiled guard checks.
@@ -59,6 +73,7 @@ type guard struct {
 	checker  Checker
 	intern   UserInterner // nil when the checker has none
 	resolver Resolver
+	refuse   RefusalFunc // nil: the error envelope
 	req      requirement
 	names    []string // permissions, or the one role
 }
@@ -95,7 +110,7 @@ func compileGuard(cfg GuardConfig) (*guard, error) {
 	if cfg.Resolver == nil {
 		return nil, fmt.Errorf("%w: nil Resolver", ErrInvalidGuardConfig)
 	}
-	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver}
+	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver, refuse: cfg.OnRefusal}
 	g.intern, _ = cfg.Checker.(UserInterner)
 	set := 0
 	if cfg.AnyPermissions != nil {
@@ -138,19 +153,19 @@ func (g *guard) serve(c *gin.Context) {
 	user = NormalizeName(user)
 	if err != nil || user == "" {
 		if errors.Is(err, ErrResolverUnavailable) {
-			Fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthnDown)
+			g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthnDown)
 			return
 		}
-		Fail(c, http.StatusUnauthorized, messageUnauthorized, detailNoUser)
+		g.fail(c, http.StatusUnauthorized, messageUnauthorized, detailNoUser)
 		return
 	}
 	allowed, err := g.allows(c.Request.Context(), user)
 	if err != nil {
-		Fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthzDown)
+		g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthzDown)
 		return
 	}
 	if !allowed {
-		Fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
+		g.fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
 		return
 	}
 	if g.intern != nil {
@@ -191,34 +206,51 @@ func (g *guard) allows(ctx context.Context, user string) (bool, error) {
 	return false, errors.New("guard: no requirement")
 }
 
+// The Require... constructors follow gin's own shape for a programmer's
+// mistake at registration (r.GET with a conflicting path, cors.New with a
+// bad config): they panic with ErrInvalidGuardConfig, so a misconfigured
+// guard stops the program at startup instead of refusing every request
+// later. NewGuard returns the same mistakes as an error, for guards built
+// from data.
+
 // RequirePermission returns a guard admitting users who hold permission p.
-func RequirePermission(ch Checker, r Resolver, p string) (gin.HandlerFunc, error) {
-	return NewGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: []string{p}})
+func RequirePermission(ch Checker, r Resolver, p string, opts ...GuardOption) gin.HandlerFunc {
+	return mustGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: []string{p}}, opts)
 }
 
 // RequireAnyPermission returns a guard admitting users who hold at least one
 // of ps.
-func RequireAnyPermission(ch Checker, r Resolver, ps ...string) (gin.HandlerFunc, error) {
-	return NewGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: nonNil(ps)})
+func RequireAnyPermission(ch Checker, r Resolver, ps []string, opts ...GuardOption) gin.HandlerFunc {
+	return mustGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: nonNil(ps)}, opts)
 }
 
 // RequireAllPermissions returns a guard admitting users who hold every one
 // of ps.
-func RequireAllPermissions(ch Checker, r Resolver, ps ...string) (gin.HandlerFunc, error) {
-	return NewGuard(GuardConfig{Checker: ch, Resolver: r, AllPermissions: nonNil(ps)})
+func RequireAllPermissions(ch Checker, r Resolver, ps []string, opts ...GuardOption) gin.HandlerFunc {
+	return mustGuard(GuardConfig{Checker: ch, Resolver: r, AllPermissions: nonNil(ps)}, opts)
 }
 
 // RequireRole returns a guard admitting members of role.
-func RequireRole(ch Checker, r Resolver, role string) (gin.HandlerFunc, error) {
+func RequireRole(ch Checker, r Resolver, role string, opts ...GuardOption) gin.HandlerFunc {
 	if role == "" {
-		return nil, fmt.Errorf("%w: empty role", ErrInvalidGuardConfig)
+		panic(fmt.Errorf("%w: empty role", ErrInvalidGuardConfig))
 	}
-	return NewGuard(GuardConfig{Checker: ch, Resolver: r, Role: role})
+	return mustGuard(GuardConfig{Checker: ch, Resolver: r, Role: role}, opts)
 }
 
-// nonNil turns a call with no variadic arguments into an empty, non-nil
-// list, so that NewGuard reports "empty permission list" rather than
-// "nothing set".
+func mustGuard(cfg GuardConfig, opts []GuardOption) gin.HandlerFunc {
+	for _, o := range opts {
+		o(&cfg)
+	}
+	h, err := NewGuard(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+// nonNil turns a call with no permissions into an empty, non-nil list, so
+// that NewGuard reports "empty permission list" rather than "nothing set".
 func nonNil(ps []string) []string {
 	if ps == nil {
 		return []string{}

@@ -110,3 +110,18 @@ func quietDefaultLog(t *testing.T) *bytes.Buffer {
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	return buf
 }
+
+// try runs a guard constructor, turning its registration panic back into
+// the error it carries.
+func try(build func() gin.HandlerFunc) (h gin.HandlerFunc, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e, ok := p.(error)
+			if !ok {
+				panic(p)
+			}
+			h, err = nil, e
+		}
+	}()
+	return build(), nil
+}

@@ -2,6 +2,8 @@ package middleware
 
 import (
 	"log/slog"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -14,7 +16,13 @@ import (
 // query strings, headers and bodies are never logged since they carry
 // client keys and tokens. 5xx responses log at Error level, the rest at
 // Info. A nil l means slog.Default().
+//
+// One line per request: when the route's chain already holds Gin's own
+// logger (gin.Default, gin.Logger), the host logs the request, and this
+// line drops to Debug (5xx stay at Error), so a request is not logged
+// twice at the default level.
 func Logger(l *slog.Logger) gin.HandlerFunc {
+	var hostLogs sync.Map // route key -> bool: the chain holds gin's logger
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
@@ -26,6 +34,8 @@ func Logger(l *slog.Logger) gin.HandlerFunc {
 		level := slog.LevelInfo
 		if status >= 500 {
 			level = slog.LevelError
+		} else if chainHasGinLogger(c, &hostLogs) {
+			level = slog.LevelDebug
 		}
 		attrs := []slog.Attr{
 			slog.String("method", c.Request.Method),
@@ -40,4 +50,24 @@ func Logger(l *slog.Logger) gin.HandlerFunc {
 		}
 		log.LogAttrs(c.Request.Context(), level, "request", attrs...)
 	}
+}
+
+// chainHasGinLogger reports whether the request's handler chain holds
+// gin's logger, once per route (the handler names cost a lookup each).
+func chainHasGinLogger(c *gin.Context, seen *sync.Map) bool {
+	key := c.Request.Method + " " + c.FullPath()
+	if v, ok := seen.Load(key); ok {
+		return v.(bool)
+	}
+	has := false
+	for _, n := range c.HandlerNames() {
+		if strings.HasPrefix(n, "github.com/gin-gonic/gin.LoggerWithConfig") {
+			has = true
+			break
+		}
+	}
+	if c.FullPath() != "" { // unmatched paths have no stable chain to remember
+		seen.Store(key, has)
+	}
+	return has
 }

@@ -1,6 +1,7 @@
 package middleware
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -62,5 +63,39 @@ func TestLoggerNilUsesDefault(t *testing.T) {
 	}
 	if lines := logLines(t, buf); len(lines) != 1 || lines[0]["path"] != "/ok" {
 		t.Errorf("default logger got %v", lines)
+	}
+}
+
+// TestLoggerOneLinePerRequest: behind the host's gin.Logger (gin.Default),
+// rolegate's own request line drops to Debug, so the request is logged
+// once at the default level; without it, rolegate's line stays at Info.
+func TestLoggerOneLinePerRequest(t *testing.T) {
+	for name, tc := range map[string]struct {
+		hostLogger bool
+		wantLevel  string
+	}{
+		"host logs too": {true, "DEBUG"},
+		"only rolegate": {false, "INFO"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			l, buf := captureLog()
+			r := gin.New()
+			if tc.hostLogger {
+				r.Use(gin.LoggerWithWriter(io.Discard))
+			}
+			r.GET("/x", Logger(l), func(c *gin.Context) { c.Status(200) })
+			for range 2 { // the second answer comes from the remembered chain
+				performRequest(r, http.MethodGet, "/x", nil)
+			}
+			lines := logLines(t, buf)
+			if len(lines) != 2 {
+				t.Fatalf("%d lines for 2 requests", len(lines))
+			}
+			for _, line := range lines {
+				if line["level"] != tc.wantLevel {
+					t.Errorf("level %v, want %s", line["level"], tc.wantLevel)
+				}
+			}
+		})
 	}
 }

@@ -42,6 +42,13 @@ func AddMigration(name, comment string, up, down func(ctx context.Context, db *b
 // SQLite (one machine, usually one process) the migrator's lock row is
 // kept.
 func Migrate(ctx context.Context, db *bun.DB) error {
+	_, err := MigrateCount(ctx, db)
+	return err
+}
+
+// MigrateCount is Migrate, also reporting how many migrations this call
+// applied (0 when the schema was up to date), for the startup line.
+func MigrateCount(ctx context.Context, db *bun.DB) (applied int, err error) {
 	m := migrate.NewMigrator(db, migrations,
 		migrate.WithTableName(migrationsTable),
 		migrate.WithLocksTableName(migrationLocksTable),
@@ -51,26 +58,26 @@ func Migrate(ctx context.Context, db *bun.DB) error {
 	for attempt := 0; ; attempt++ {
 		var err error
 		if IsPostgres(db) {
-			err = migratePostgres(ctx, db, m)
+			applied, err = migratePostgres(ctx, db, m)
 		} else {
-			err = migrateOnce(ctx, m)
+			applied, err = migrateOnce(ctx, m)
 		}
 		if err == nil {
-			return nil
+			return applied, nil
 		}
 		if !errors.Is(err, errLocked) || time.Now().After(deadline) {
 			if errors.Is(err, errLocked) && IsPostgres(db) {
-				return errors.New("storage: migrations stayed locked for a minute: another replica is still migrating this database (a PostgreSQL advisory lock, released when that replica's session ends)")
+				return 0, errors.New("storage: migrations stayed locked for a minute: another replica is still migrating this database (a PostgreSQL advisory lock, released when that replica's session ends)")
 			}
 			if errors.Is(err, errLocked) {
-				return fmt.Errorf("storage: migrations stayed locked for a minute; if no other process is migrating, a crashed one left the lock: delete the row in %s", migrationLocksTable)
+				return 0, fmt.Errorf("storage: migrations stayed locked for a minute; if no other process is migrating, a crashed one left the lock: delete the row in %s", migrationLocksTable)
 			}
-			return fmt.Errorf("storage: migrate: %w", Classify(err))
+			return 0, fmt.Errorf("storage: migrate: %w", Classify(err))
 		}
 		wait := time.Duration(50+rand.IntN(100)) * time.Millisecond
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("storage: migrate: %w", Classify(ctx.Err()))
+			return 0, fmt.Errorf("storage: migrate: %w", Classify(ctx.Err()))
 		case <-time.After(wait):
 		}
 	}
@@ -78,22 +85,22 @@ func Migrate(ctx context.Context, db *bun.DB) error {
 
 var errLocked = errors.New("migrations locked")
 
-func migrateOnce(ctx context.Context, m *migrate.Migrator) error {
+func migrateOnce(ctx context.Context, m *migrate.Migrator) (int, error) {
 	// Init creates the bookkeeping tables; two replicas racing on CREATE
 	// TABLE IF NOT EXISTS can still collide in PostgreSQL's catalog, which
 	// is the same situation as a held lock: wait and try again.
 	if err := m.Init(ctx); err != nil {
 		if isUniqueViolation(err) || isDuplicateObject(err) {
-			return errLocked
+			return 0, errLocked
 		}
-		return err
+		return 0, err
 	}
 	if err := m.Lock(ctx); err != nil {
 		// Only a held lock (its row exists) is worth waiting for.
 		if isUniqueViolation(err) {
-			return errLocked
+			return 0, errLocked
 		}
-		return err
+		return 0, err
 	}
 	defer func() {
 		// Unlock even when ctx was cancelled, or the next start would wait.
@@ -101,8 +108,14 @@ func migrateOnce(ctx context.Context, m *migrate.Migrator) error {
 		defer cancel()
 		_ = m.Unlock(uctx)
 	}()
-	_, err := m.Migrate(ctx)
-	return err
+	return applied(m.Migrate(ctx))
+}
+
+func applied(g *migrate.MigrationGroup, err error) (int, error) {
+	if err != nil || g == nil {
+		return 0, err
+	}
+	return len(g.Migrations), nil
 }
 
 // migrationLockKey names the advisory lock: one per schema, so that
@@ -113,19 +126,19 @@ const migrationLockKey = "hashtext(current_schema() || '.rolegate_migrations')"
 
 // migratePostgres migrates while holding the advisory lock on a connection
 // of its own; errLocked when another session holds it.
-func migratePostgres(ctx context.Context, db *bun.DB, m *migrate.Migrator) error {
+func migratePostgres(ctx context.Context, db *bun.DB, m *migrate.Migrator) (int, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var locked bool
 	if err := conn.NewRaw("SELECT pg_try_advisory_lock("+migrationLockKey+")").Scan(ctx, &locked); err != nil {
 		conn.Close()
-		return err
+		return 0, err
 	}
 	if !locked {
 		conn.Close()
-		return errLocked
+		return 0, errLocked
 	}
 	defer func() {
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -138,8 +151,7 @@ func migratePostgres(ctx context.Context, db *bun.DB, m *migrate.Migrator) error
 		conn.Close()
 	}()
 	if err := m.Init(ctx); err != nil {
-		return err
+		return 0, err
 	}
-	_, err = m.Migrate(ctx)
-	return err
+	return applied(m.Migrate(ctx))
 }

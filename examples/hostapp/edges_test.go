@@ -18,6 +18,7 @@ func TestHostappForwardedHeaderSpoof(t *testing.T) {
 	gin.SetMode(gin.TestMode)
 	cfg := authz.DefaultConfig()
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "auth.sqlite3")
+	cfg.ClientKey = "3f2b8c1e-9d4a-4e7b-8c2d-1a5f6e7d8c9b" // hostapp's guards need the host client
 	az, err := authz.Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

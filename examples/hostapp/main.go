@@ -45,12 +45,13 @@ func main() {
 }
 
 func run(userHeader string) error {
+	host, herr := settingsFromEnv()
 	cfg, err := authz.ConfigFromEnv()
-	if err != nil {
+	if err = errors.Join(herr, err); err != nil {
 		return err
 	}
 	level := slog.LevelInfo
-	if cfg.DebugMode {
+	if host.debug {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
@@ -59,11 +60,19 @@ func run(userHeader string) error {
 		cfg.Resolver = middleware.HeaderResolver(userHeader)
 		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)
 	}
-	gin.SetMode(cfg.GinMode())
+	gin.SetMode(gin.ReleaseMode)
+	if host.debug {
+		gin.SetMode(gin.DebugMode)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if cfg.ClientKey == "" {
+		// The guards check under this key; without it they cannot work
+		// (registering one panics with authz.ErrNoClientKey).
+		return errors.New("AUTH_CLIENT_KEY is not set; get a key with: go run ./examples/hostapp -new-client-key")
+	}
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	az, err := authz.Open(openCtx, cfg)
 	cancel()
@@ -71,15 +80,12 @@ func run(userHeader string) error {
 		return err
 	}
 	defer az.Close()
-	if cfg.ClientKey == "" {
-		log.Warn("AUTH_CLIENT_KEY is not set, so the guarded routes refuse everyone; get a key with: go run ./examples/hostapp -new-client-key")
-	}
 
 	engine, err := newEngine(az, cfg.TrustedProxies)
 	if err != nil {
 		return err
 	}
-	addr := net.JoinHostPort(cfg.ServerHost, strconv.Itoa(cfg.ServerPort))
+	addr := net.JoinHostPort(host.host, strconv.Itoa(host.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
