@@ -198,26 +198,36 @@ func scopeQuery(scope string) url.Values {
 // a feature the command is about to rely on, so that an older server does
 // not silently ignore, say, ?scope= and store a global membership instead.
 func (a *api) requireFeature(ctx context.Context, f feature) error {
+	ok, err := a.has(ctx, f)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return deniedErr("this server does not support %s (its /openapi.json does not document it); upgrade it", f.what)
+	}
+	return nil
+}
+
+// has reports whether the server's OpenAPI document shows the feature; an
+// error when the document cannot be read.
+func (a *api) has(ctx context.Context, f feature) (bool, error) {
 	if a.doc == nil {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.base+"/openapi.json", nil)
 		if err != nil {
-			return usageErr("bad --url: %v", err)
+			return false, usageErr("bad --url: %v", err)
 		}
 		resp, err := a.hc.Do(req)
 		if err != nil {
-			return &exitError{code: exitUnreachable, err: fmt.Errorf("cannot reach %s: %w", a.base, errors.Unwrap(err))}
+			return false, &exitError{code: exitUnreachable, err: fmt.Errorf("cannot reach %s: %w", a.base, errors.Unwrap(err))}
 		}
 		defer resp.Body.Close()
 		var doc map[string]any
 		if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&doc) != nil {
-			return deniedErr("cannot read the server's /openapi.json to check that it supports %s", f.what)
+			return false, deniedErr("cannot read the server's /openapi.json to check that it supports %s", f.what)
 		}
 		a.doc = doc
 	}
-	if !f.present(a.doc) {
-		return deniedErr("this server does not support %s (its /openapi.json does not document it); upgrade it", f.what)
-	}
-	return nil
+	return f.present(a.doc), nil
 }

@@ -30,7 +30,7 @@ type server struct {
 	az  *authz.Authz
 }
 
-func startServer(t *testing.T, target storagetest.Target) *server {
+func startServer(t testing.TB, target storagetest.Target) *server {
 	t.Helper()
 	cfg := authz.DefaultConfig()
 	cfg.DatabaseType = target.Config.Type
@@ -63,12 +63,12 @@ type result struct {
 }
 
 // ctl runs rolegatectl in process against url with key in ROLEGATE_KEY.
-func ctl(t *testing.T, url, key string, args ...string) result {
+func ctl(t testing.TB, url, key string, args ...string) result {
 	t.Helper()
 	return ctlIn(t, url, key, "", args...)
 }
 
-func ctlIn(t *testing.T, url, key, stdin string, args ...string) result {
+func ctlIn(t testing.TB, url, key, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	envs := map[string]string{"ROLEGATE_KEY": key}
@@ -98,7 +98,7 @@ func jsonOut(t *testing.T, url, key string, dst any, args ...string) {
 
 func newKey() string { return uuid.NewString() }
 
-func writeFile(t *testing.T, name, content string) string {
+func writeFile(t testing.TB, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {

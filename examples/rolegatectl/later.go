@@ -3,4 +3,6 @@ package main
 import "github.com/spf13/cobra"
 
 // addLaterCommands adds the policy, import and backup commands.
-func addLaterCommands(root *cobra.Command, g *globals) {}
+func addLaterCommands(root *cobra.Command, g *globals) {
+	root.AddCommand(newPolicyCmd(g))
+}
