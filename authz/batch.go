@@ -141,6 +141,7 @@ func opFields(op string) string {
 // runOperations runs checked operations in tx, auditing each.
 func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
 	results := make([]OpResult, len(ops))
+	var audit []storage.AuditRecord
 	for i, op := range ops {
 		changed, err := c.runOperation(ctx, tx, op)
 		if err != nil {
@@ -148,10 +149,13 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		}
 		results[i] = OpResult{Op: op.Op, Result: opOutcome(op.Op, changed)}
 		if c.az.cfg.EnableAuditLogging {
-			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result)); err != nil {
-				return nil, err
-			}
+			audit = append(audit, c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result))
 		}
+	}
+	// Written together at the end, in the same transaction: a few round
+	// trips instead of one per operation.
+	if err := storage.InsertAudits(ctx, tx, audit); err != nil {
+		return nil, err
 	}
 	return results, nil
 }
