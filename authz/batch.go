@@ -141,15 +141,63 @@ func opFields(op string) string {
 // runOperations runs checked operations in tx, auditing each.
 func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
 	results := make([]OpResult, len(ops))
-	var audit []storage.AuditRecord
+	// Roles seen to exist in this transaction: grants to them are
+	// inserted many per statement (storage.AddGrants) instead of two
+	// round trips each, which is most of the time of a large policy.
+	known := map[string]bool{}
+	var pending []int // indexes of add_permission ops to known roles
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		grants := make([]storage.Grant, len(pending))
+		for j, i := range pending {
+			grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
+		}
+		created, ok, err := storage.AddGrants(ctx, tx, c.scope, grants)
+		if err != nil {
+			return &BatchError{Index: pending[0], Op: "add_permission", Err: err}
+		}
+		for j, i := range pending {
+			changed := false
+			if ok {
+				changed = created[j]
+			} else if changed, err = c.runOperation(ctx, tx, ops[i]); err != nil {
+				return &BatchError{Index: i, Op: ops[i].Op, Err: storage.Classify(err)}
+			}
+			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, changed)}
+		}
+		pending = pending[:0]
+		return nil
+	}
 	for i, op := range ops {
+		if op.Op == "add_permission" && known[op.Role] {
+			pending = append(pending, i)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
 		changed, err := c.runOperation(ctx, tx, op)
 		if err != nil {
 			return nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
 		}
 		results[i] = OpResult{Op: op.Op, Result: opOutcome(op.Op, changed)}
-		if c.az.cfg.EnableAuditLogging {
-			audit = append(audit, c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result))
+		switch op.Op {
+		case "del_role":
+			delete(known, op.Role)
+		case "add_role", "set_description", "add_permission", "add_membership":
+			known[op.Role] = true
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	var audit []storage.AuditRecord
+	if c.az.cfg.EnableAuditLogging {
+		audit = make([]storage.AuditRecord, len(ops))
+		for i, op := range ops {
+			audit[i] = c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result)
 		}
 	}
 	// Written together at the end, in the same transaction: a few round

@@ -160,3 +160,51 @@ func TestRESTBatch(t *testing.T) {
 		checkEnvelope(t, w, 401)
 	})
 }
+
+// TestBatchGrantsInBulk: grants to roles seen in the batch go in bulk and
+// report exactly as one by one would: a grant given twice is created once,
+// one that existed is "existed", with and without encryption.
+func TestBatchGrantsInBulk(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		for _, encrypted := range []bool{false, true} {
+			az := openTarget(t, target, func(c *Config) {
+				if encrypted {
+					c.EnableEncryption = true
+					c.EncryptionKey = "batch test passphrase, long enough"
+				}
+			})
+			ctx := context.Background()
+			c := mustClient(t, az, newKey())
+			if _, err := c.Batch(ctx, []Operation{{Op: "add_role", Role: "old"}, {Op: "add_permission", Role: "old", Permission: "p1"}}); err != nil {
+				t.Fatal(err)
+			}
+			ops := []Operation{
+				{Op: "add_permission", Role: "old", Permission: "p0"}, // role checked here
+				{Op: "add_permission", Role: "old", Permission: "p1"}, // existed
+				{Op: "add_role", Role: "new"},
+				{Op: "add_permission", Role: "new", Permission: "x"},
+				{Op: "add_permission", Role: "new", Permission: "x"}, // twice
+				{Op: "add_permission", Role: "old", Permission: "p2"},
+				{Op: "del_role", Role: "new"},
+				{Op: "add_permission", Role: "new", Permission: "y"}, // role gone
+			}
+			_, err := c.Batch(ctx, ops)
+			var be *BatchError
+			if !errors.As(err, &be) || be.Index != 7 || !errors.Is(err, ErrRoleNotFound) {
+				t.Fatalf("encrypted=%v: err = %v, want operation 7 role not found", encrypted, err)
+			}
+			res, err := c.Batch(ctx, ops[:7])
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"created", "existed", "created", "created", "existed", "created", "deleted"}
+			for i, r := range res {
+				if r.Result != want[i] {
+					t.Errorf("encrypted=%v: op %d (%+v) = %s, want %s", encrypted, i, ops[i], r.Result, want[i])
+				}
+			}
+			perms, err := c.GetPermissions(ctx, "old")
+			assertList(t, "old", perms, err, "p0", "p1", "p2")
+		}
+	})
+}
