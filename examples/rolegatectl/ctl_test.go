@@ -157,6 +157,14 @@ func TestExitCodes(t *testing.T) {
 			}
 		})
 	}
+	t.Run("store unavailable", func(t *testing.T) {
+		s := startServer(t, storagetest.SQLite(t))
+		s.az.Close() // the server answers 503 from now on
+		r := ctl(t, s.url, k, "role", "list")
+		if r.code != 3 || !strings.Contains(r.stderr, "503") {
+			t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+		}
+	})
 	t.Run("unreachable", func(t *testing.T) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

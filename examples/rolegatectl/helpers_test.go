@@ -116,3 +116,9 @@ func openAPIDoc(t *testing.T, url string) map[string]any {
 	}
 	return a.doc
 }
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
