@@ -47,10 +47,16 @@ type PolicyMembership struct {
 const PolicyVersion = 1
 
 // Normalize sorts and deduplicates every list, so that equal policies
-// compare equal and exports are stable.
+// compare equal and exports are stable. It works on copies of the lists:
+// a policy value shared between goroutines (an embedded policy applied by
+// several at once) is never written to.
 func (p *Policy) Normalize() {
 	if p.Version == 0 {
 		p.Version = PolicyVersion
+	}
+	p.Roles = slices.Clone(p.Roles)
+	if p.Memberships != nil {
+		p.Memberships = slices.Clone(p.Memberships)
 	}
 	slices.SortFunc(p.Roles, func(a, b PolicyRole) int { return strings.Compare(a.Name, b.Name) })
 	for i := range p.Roles {
