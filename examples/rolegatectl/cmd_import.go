@@ -37,9 +37,13 @@ and anything else are listed as skipped.`,
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, _ []string) error {
 			var rules []casbinimport.Rule
 			var err error
+			if dbURL == "" && file == "" {
+				// A URL with a password does not belong in shell history.
+				dbURL = g.env.getenv("ROLEGATE_CASBIN_DB")
+			}
 			switch {
 			case (file == "") == (dbURL == ""):
-				return usageErr("give exactly one of --policy FILE and --db URL")
+				return usageErr("give exactly one of --policy FILE and --db URL (or ROLEGATE_CASBIN_DB)")
 			case file != "":
 				f, err := os.Open(file)
 				if err != nil {
@@ -94,7 +98,7 @@ and anything else are listed as skipped.`,
 		}),
 	}
 	casbin.Flags().StringVar(&file, "policy", "", "Casbin policy.csv")
-	casbin.Flags().StringVar(&dbURL, "db", "", "database holding a casbin_rule table (postgres://..., sqlite://PATH)")
+	casbin.Flags().StringVar(&dbURL, "db", "", "database holding a casbin_rule table (postgres://..., sqlite://PATH); default $ROLEGATE_CASBIN_DB, which keeps a password out of shell history")
 	casbin.Flags().StringVar(&table, "table", "casbin_rule", "table name with --db")
 	casbin.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan and the skipped rules; change nothing")
 	cmd.AddCommand(casbin)

@@ -52,30 +52,45 @@ func TestImportCasbinCSV(t *testing.T) {
 }
 
 // TestImportCasbinTable: the same rules from a casbin_rule table (the
-// layout of Casbin's database adapters) import alike.
+// layout of Casbin's database adapters, in SQLite and in PostgreSQL)
+// import alike.
 func TestImportCasbinTable(t *testing.T) {
-	s := startServer(t, storagetest.SQLite(t))
-	path := filepath.Join(t.TempDir(), "casbin.db")
-	db, err := storage.Open(context.Background(), storage.Config{URL: "sqlite://" + path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	for _, q := range []string{
-		`CREATE TABLE casbin_rule (id INTEGER PRIMARY KEY AUTOINCREMENT, ptype VARCHAR(100), v0 VARCHAR(100), v1 VARCHAR(100), v2 VARCHAR(100), v3 VARCHAR(100), v4 VARCHAR(100), v5 VARCHAR(100))`,
-		`INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES ('p', 'data2_admin', 'data2', 'read', '', '', ''), ('p', 'data2_admin', 'data2', 'write', NULL, NULL, NULL), ('g', 'alice', 'data2_admin', '', '', '', ''), ('p', 'x', 'y', 'z', 'deny', '', '')`,
-	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		s := startServer(t, storagetest.SQLite(t))
+		url := "sqlite://" + filepath.Join(t.TempDir(), "casbin.db")
+		id := "id INTEGER PRIMARY KEY AUTOINCREMENT"
+		if target.Name == "postgresql" {
+			url, id = target.Config.PostgreSQLURL, "id SERIAL PRIMARY KEY"
+		}
+		db, err := storage.Open(context.Background(), storage.Config{URL: url})
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	db.Close()
-	k := newKey()
-	r := must(t, 0, s.url, k, "import", "casbin", "--db", "sqlite://"+path)
-	if !strings.Contains(r.stdout, "skipped 1 rule(s)") || !strings.Contains(r.stderr, "deny") {
-		t.Errorf("import: %q %q", r.stdout, r.stderr)
-	}
-	must(t, 0, s.url, k, "check", "alice", "data2:write")
-	must(t, 1, s.url, k, "check", "x", "y:z")
-	must(t, 2, s.url, k, "import", "casbin", "--db", "sqlite://"+path, "--table", "x; drop")
+		ctx := context.Background()
+		for _, q := range []string{
+			`CREATE TABLE casbin_rule (` + id + `, ptype VARCHAR(100), v0 VARCHAR(100), v1 VARCHAR(100), v2 VARCHAR(100), v3 VARCHAR(100), v4 VARCHAR(100), v5 VARCHAR(100))`,
+			`INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES ('p', 'data2_admin', 'data2', 'read', '', '', ''), ('p', 'data2_admin', 'data2', 'write', NULL, NULL, NULL), ('g', 'alice', 'data2_admin', '', '', '', ''), ('p', 'x', 'y', 'z', 'deny', '', '')`,
+		} {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+		k := newKey()
+		r := must(t, 0, s.url, k, "import", "casbin", "--db", url)
+		if !strings.Contains(r.stdout, "skipped 1 rule(s)") || !strings.Contains(r.stderr, "deny") {
+			t.Errorf("import: %q %q", r.stdout, r.stderr)
+		}
+		must(t, 0, s.url, k, "check", "alice", "data2:write")
+		must(t, 1, s.url, k, "check", "x", "y:z")
+		// The URL from the environment instead of a flag.
+		var out, errb strings.Builder
+		envs := map[string]string{"ROLEGATE_KEY": newKey(), "ROLEGATE_CASBIN_DB": url}
+		if code := run([]string{"--url", s.url, "import", "casbin", "--dry-run"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+			getenv: func(k string) string { return envs[k] }}); code != 0 || !strings.Contains(out.String(), "data2_admin") {
+			t.Errorf("ROLEGATE_CASBIN_DB: exit %d, %q %q", code, out.String(), errb.String())
+		}
+		must(t, 2, s.url, k, "import", "casbin", "--db", url, "--table", "x; drop")
+		must(t, 1, s.url, k, "import", "casbin", "--db", url, "--table", "no_such_table")
+	})
 }
