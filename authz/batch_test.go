@@ -108,6 +108,9 @@ func TestBatchFailureStoresNothing(t *testing.T) {
 		if got := revisionOf(t, az, c); got != rev {
 			t.Errorf("revision moved %d -> %d", rev, got)
 		}
+		if _, err := c.Batch(ctx, make([]Operation, MaxBatchOperations+1)); !errors.Is(err, errBadRequest) {
+			t.Errorf("a batch over the limit: err = %v", err)
+		}
 		for _, bad := range []Operation{
 			{Op: "frobnicate", Role: "a"},
 			{Op: "add_role", Role: " a"},
