@@ -116,6 +116,9 @@ func (p *Policy) Validate() error {
 			}
 		}
 	}
+	if cyc := inheritanceCycle(p.Roles); cyc != nil {
+		return fmt.Errorf("%w: inheritance makes a cycle: %s", ErrInvalidPolicy, strings.Join(cyc, " -> "))
+	}
 	for i, m := range p.Memberships {
 		kv := []string{"user", m.User, "role", m.Role}
 		if m.Scope != "" {
@@ -126,6 +129,48 @@ func (p *Policy) Validate() error {
 		}
 		if !seen[m.Role] {
 			return fmt.Errorf("%w: memberships[%d]: role %q is not defined by the policy", ErrInvalidPolicy, i, m.Role)
+		}
+	}
+	return nil
+}
+
+// inheritanceCycle returns a cycle of the roles' inherits links (first
+// role repeated at the end), or nil.
+func inheritanceCycle(roles []PolicyRole) []string {
+	parents := make(map[string][]string, len(roles))
+	for _, r := range roles {
+		parents[r.Name] = r.Inherits
+	}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make(map[string]int, len(roles))
+	var path []string
+	var visit func(string) []string
+	visit = func(n string) []string {
+		switch state[n] {
+		case onPath:
+			i := slices.Index(path, n)
+			return append(slices.Clone(path[i:]), n)
+		case done:
+			return nil
+		}
+		state[n] = onPath
+		path = append(path, n)
+		for _, p := range parents[n] {
+			if cyc := visit(p); cyc != nil {
+				return cyc
+			}
+		}
+		path = path[:len(path)-1]
+		state[n] = done
+		return nil
+	}
+	for _, r := range roles {
+		if cyc := visit(r.Name); cyc != nil {
+			return cyc
 		}
 	}
 	return nil

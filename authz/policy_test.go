@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -129,6 +130,7 @@ func TestParsePolicyRefuses(t *testing.T) {
 		"twice":             "version: 1\nroles:\n  - name: a\n  - name: a\n",
 		"unknown parent":    "version: 1\nroles:\n  - name: a\n    inherits: [b]\n",
 		"self parent":       "version: 1\nroles:\n  - name: a\n    inherits: [a]\n",
+		"cycle":             "version: 1\nroles:\n  - {name: a, inherits: [b]}\n  - {name: b, inherits: [c]}\n  - {name: c, inherits: [a]}\n",
 		"member of unknown": "version: 1\nroles: []\nmemberships:\n  - {user: u, role: r}\n",
 		"not yaml":          "version: 1\nroles: [\n",
 	} {
@@ -178,4 +180,16 @@ func TestApplyPolicyReplicas(t *testing.T) {
 			t.Errorf("diff = %v, %v", d, err)
 		}
 	})
+}
+
+// TestInheritanceCycleNamed: the cycle is named in the error; a diamond
+// is not a cycle.
+func TestInheritanceCycleNamed(t *testing.T) {
+	_, err := ParsePolicy([]byte("version: 1\nroles:\n  - {name: a, inherits: [b]}\n  - {name: b, inherits: [c]}\n  - {name: c, inherits: [a]}\n"))
+	if err == nil || !strings.Contains(err.Error(), "a -> b -> c -> a") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := ParsePolicy([]byte("version: 1\nroles:\n  - {name: a, inherits: [b, c]}\n  - {name: b, inherits: [d]}\n  - {name: c, inherits: [d]}\n  - {name: d}\n")); err != nil {
+		t.Errorf("diamond refused: %v", err)
+	}
 }
