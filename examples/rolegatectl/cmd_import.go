@@ -60,7 +60,7 @@ and anything else are listed as skipped.`,
 				}
 			}
 			res := casbinimport.Convert(rules)
-			cur, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopesOfPolicy(res.Policy)})
+			cur, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopesOf(res.Policy)})
 			if err != nil {
 				return err
 			}
@@ -105,7 +105,6 @@ and anything else are listed as skipped.`,
 	return cmd
 }
 
-func scopesOfPolicy(p authz.Policy) []string { return scopesOf(p) }
 
 // mergePolicies is cur with everything of add added: an import adds, and
 // never removes or re-describes.

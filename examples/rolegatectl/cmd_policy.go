@@ -21,7 +21,7 @@ their descriptions, grants and inheritance, and optionally memberships.
 transaction (POST /api/batch); memberships only when the file has a
 "memberships" key, so assignments made at run time survive a deploy.`,
 	}
-	var file string
+	var file, out string // -f of diff and apply; -f of export
 	var exitCode, dryRun, withMembers bool
 	readFile := func() (authz.Policy, error) {
 		if file == "" {
@@ -101,19 +101,19 @@ transaction (POST /api/batch); memberships only when the file has a
 			}
 			var b []byte
 			if g.output == "json" {
-				return writeOut(g, cmd, file, func(w io.Writer) error { return printJSON(w, p) })
+				return writeOut(g, cmd, out, func(w io.Writer) error { return printJSON(w, p) })
 			}
 			if b, err = authz.MarshalPolicy(p); err != nil {
 				return err
 			}
-			return writeOut(g, cmd, file, func(w io.Writer) error { _, err := w.Write(b); return err })
+			return writeOut(g, cmd, out, func(w io.Writer) error { _, err := w.Write(b); return err })
 		}),
 	}
 	export.Flags().BoolVar(&withMembers, "memberships", false, "include global memberships (the file then manages them)")
 	for _, c := range []*cobra.Command{diff, apply} {
 		c.Flags().StringVarP(&file, "file", "f", "", "policy file (- for standard input)")
 	}
-	export.Flags().StringVarP(&file, "file", "f", "-", "write to this file (- for standard output)")
+	export.Flags().StringVarP(&out, "file", "f", "-", "write to this file (- for standard output)")
 	cmd.AddCommand(diff, apply, export)
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -82,7 +83,19 @@ func TestPolicyApplyDiffExport(t *testing.T) {
 		if r := must(t, 2, s.url, k, "policy", "apply", "-f", bad); !strings.Contains(r.stderr, "invalid policy") {
 			t.Errorf("bad file: %q", r.stderr)
 		}
-		must(t, 2, s.url, k, "policy", "apply")
+		if r := must(t, 2, s.url, k, "policy", "apply"); !strings.Contains(r.stderr, "-f FILE is required") {
+			t.Errorf("apply without -f: %q", r.stderr)
+		}
+		// -f - reads standard input.
+		if r := ctlIn(t, s.url, k, cliPolicy, "policy", "diff", "-f", "-"); r.code != 0 || strings.TrimSpace(r.stdout) != "no changes" {
+			t.Errorf("diff -f -: %d %q %q", r.code, r.stdout, r.stderr)
+		}
+		// export -f FILE writes the file, 0600.
+		out := filepath.Join(t.TempDir(), "out.yaml")
+		must(t, 0, s.url, k, "policy", "export", "-f", out)
+		if b, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(b), "version: 1\nroles:\n") {
+			t.Errorf("export -f: %q, %v", b, err)
+		}
 	})
 }
 
