@@ -105,7 +105,6 @@ and anything else are listed as skipped.`,
 	return cmd
 }
 
-
 // mergePolicies is cur with everything of add added: an import adds, and
 // never removes or re-describes.
 func mergePolicies(cur, add authz.Policy) authz.Policy {
