@@ -152,8 +152,12 @@ func TestExitCodes(t *testing.T) {
 		{"malformed key", []string{"role", "list"}, "not-a-uuid", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if r := ctl(t, s.url, tc.key, tc.args...); r.code != tc.want {
+			r := ctl(t, s.url, tc.key, tc.args...)
+			if r.code != tc.want {
 				t.Errorf("exit %d, want %d (stderr %q)", r.code, tc.want, r.stderr)
+			}
+			if tc.key != "" && (strings.Contains(r.stderr, tc.key) || strings.Contains(r.stdout, tc.key)) {
+				t.Errorf("the key appears in the output: %q %q", r.stdout, r.stderr)
 			}
 		})
 	}
