@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -246,5 +247,32 @@ func TestOpenModeRowLimitCountsEarlierRows(t *testing.T) {
 				t.Errorf("%d roles, want 3", n)
 			}
 		}
+	})
+}
+
+// A batch adds many rows in one write: the open mode's row limit holds for
+// it too, and a refused batch stores nothing.
+func TestOpenModeRowLimitBatch(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		const limit = 6
+		az, _ := openREST(t, target, func(c *Config) { c.MaxRowsPerClient = limit })
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		cl := mustClient(t, az, key)
+		ops := `{"operations":[{"op":"add_role","role":"r"}`
+		for i := range limit + 3 {
+			ops += fmt.Sprintf(`,{"op":"add_permission","role":"r","permission":"p%d"}`, i)
+		}
+		ops += `]}`
+		body := checkEnvelope(t, performRequest(e, "POST", "/api/batch", key, strings.NewReader(ops)), http.StatusInsufficientStorage)
+		if msg, _ := body["error"].(string); !strings.Contains(msg, "AUTH_MAX_ROWS_PER_CLIENT") {
+			t.Errorf("507 detail %q does not name the setting", msg)
+		}
+		if n := countRows(t, az, cl, "rolegate_roles") + countRows(t, az, cl, "rolegate_permissions"); n != 0 {
+			t.Fatalf("a refused batch stored %d rows", n)
+		}
+		// Within the limit it goes through.
+		small := `{"operations":[{"op":"add_role","role":"r"},{"op":"add_permission","role":"r","permission":"p"}]}`
+		checkEnvelope(t, performRequest(e, "POST", "/api/batch", key, strings.NewReader(small)), http.StatusOK)
 	})
 }

@@ -117,6 +117,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 		add(base, rt.method, rt.path, middleware.DecodePathParams(), az.restClientKeyAuth(rt), az.restBodyLimit(rt),
 			az.restHandler(rt))
 	}
+	add(base, http.MethodPost, "/api/batch", az.restBatchHandlers()...)
 	if az.login != nil {
 		az.login.Register(limited)
 		for _, p := range loginPaths {

@@ -77,3 +77,32 @@ func (az *Authz) checkQuota(ctx context.Context, tx bun.IDB, ns string, rev int6
 	}
 	return nil
 }
+
+// checkQuotaCounted is checkQuota for a write that may add many rows at
+// once (a batch, a policy): it counts the namespace exactly, since a
+// bound kept one row per write would not see them, and keeps the bound.
+func (az *Authz) checkQuotaCounted(ctx context.Context, tx bun.IDB, ns string, rev int64) error {
+	rows, err := storage.CountNamespaceRows(ctx, tx, ns)
+	if err != nil {
+		return err
+	}
+	if err := storage.SetRowBound(ctx, tx, ns, rows); err != nil {
+		return err
+	}
+	if !az.open() {
+		return nil
+	}
+	if limit := int64(az.cfg.MaxRowsPerClient); rows > limit {
+		return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
+	}
+	if rev == 1 {
+		n, err := storage.CountNamespaces(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if n > az.cfg.MaxNamespaces {
+			return fmt.Errorf("%w: the store holds at most %d client namespaces (AUTH_MAX_NAMESPACES)", ErrQuotaExceeded, az.cfg.MaxNamespaces)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,278 @@
+package authz
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Operation is one write of a batch (Client.Batch, POST /api/batch) or of
+// a policy plan. Op names the library operation; the other fields are its
+// arguments, those it does not take left empty.
+type Operation struct {
+	// Op is one of add_role, set_description, del_role, add_permission,
+	// del_permission, add_membership, del_membership, add_inheritance,
+	// del_inheritance.
+	Op          string `json:"op"`
+	Role        string `json:"role,omitempty"`
+	Description string `json:"description,omitempty"`
+	Permission  string `json:"permission,omitempty"`
+	User        string `json:"user,omitempty"`
+	// Scope: a membership's scope; empty for a global membership.
+	Scope string `json:"scope,omitempty"`
+	// Parent: the role whose permissions Role inherits.
+	Parent string `json:"parent,omitempty"`
+}
+
+// OpResult is what one operation of a batch did: created, existed,
+// deleted, absent, changed or unchanged.
+type OpResult struct {
+	Op     string `json:"op"`
+	Result string `json:"result"`
+}
+
+// MaxBatchOperations bounds one batch (a policy of 10,000 grants with its
+// roles and memberships fits).
+const MaxBatchOperations = 50000
+
+// BatchError is the error of a batch that failed: which operation failed,
+// and why (errors.Is sees the cause). Nothing of the batch was stored.
+type BatchError struct {
+	Index int // 0-based
+	Op    string
+	Err   error
+}
+
+func (e *BatchError) Error() string {
+	return fmt.Sprintf("operation %d (%s): %v", e.Index, e.Op, e.Err)
+}
+
+func (e *BatchError) Unwrap() error { return e.Err }
+
+// Batch runs the operations in order in one transaction, with one
+// revision bump (so other replicas re-read once) and one audit record per
+// operation. When one fails, nothing is stored and the error is a
+// *BatchError naming it.
+func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error) {
+	if err := checkOperations(ops); err != nil {
+		c.az.auditRefusal(ctx, c.fingerprint, "batch", "batch", err)
+		return nil, err
+	}
+	var results []OpResult
+	err := c.writeMany(ctx, "batch", func(ctx context.Context, tx bun.IDB) (bool, error) {
+		var err error
+		results, err = c.runOperations(ctx, tx, ops)
+		return anyChanged(results), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// checkOperations validates every operation before anything runs.
+func checkOperations(ops []Operation) error {
+	if len(ops) > MaxBatchOperations {
+		return fmt.Errorf("%w: at most %d operations in one batch", errBadRequest, MaxBatchOperations)
+	}
+	for i, op := range ops {
+		if err := op.check(); err != nil {
+			return &BatchError{Index: i, Op: op.Op, Err: err}
+		}
+	}
+	return nil
+}
+
+// check validates one operation's arguments: the names it needs, and
+// none it does not take.
+func (op Operation) check() error {
+	var need []string // kind, value pairs
+	var extra bool
+	switch op.Op {
+	case "add_role", "set_description":
+		need = []string{"role", op.Role}
+		extra = op.Permission != "" || op.User != "" || op.Scope != "" || op.Parent != ""
+		if err := checkDescription(op.Description); err != nil {
+			return err
+		}
+	case "del_role":
+		need = []string{"role", op.Role}
+		extra = op.Description != "" || op.Permission != "" || op.User != "" || op.Scope != "" || op.Parent != ""
+	case "add_permission", "del_permission":
+		need = []string{"role", op.Role, "permission", op.Permission}
+		extra = op.Description != "" || op.User != "" || op.Scope != "" || op.Parent != ""
+	case "add_membership", "del_membership":
+		need = []string{"user", op.User, "role", op.Role}
+		if op.Scope != "" {
+			need = append(need, "scope", op.Scope)
+		}
+		extra = op.Description != "" || op.Permission != "" || op.Parent != ""
+	case "add_inheritance", "del_inheritance":
+		need = []string{"role", op.Role, "parent", op.Parent}
+		extra = op.Description != "" || op.Permission != "" || op.User != "" || op.Scope != ""
+	default:
+		return fmt.Errorf("%w: op must be one of add_role, set_description, del_role, add_permission, del_permission, add_membership, del_membership, add_inheritance, del_inheritance", errBadRequest)
+	}
+	if extra {
+		return fmt.Errorf("%w: %s takes only %s", errBadRequest, op.Op, opFields(op.Op))
+	}
+	return checkNames(need...)
+}
+
+func opFields(op string) string {
+	switch op {
+	case "add_role", "set_description":
+		return "role and description"
+	case "del_role":
+		return "role"
+	case "add_permission", "del_permission":
+		return "role and permission"
+	case "add_membership", "del_membership":
+		return "user, role and scope"
+	default:
+		return "role and parent"
+	}
+}
+
+// runOperations runs checked operations in tx, auditing each.
+func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
+	results := make([]OpResult, len(ops))
+	// Roles seen to exist in this transaction: grants to them are
+	// inserted many per statement (storage.AddGrants) instead of two
+	// round trips each, which is most of the time of a large policy.
+	known := map[string]bool{}
+	var pending []int // indexes of add_permission ops to known roles
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		grants := make([]storage.Grant, len(pending))
+		for j, i := range pending {
+			grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
+		}
+		created, ok, err := storage.AddGrants(ctx, tx, c.scope, grants)
+		if err != nil {
+			return &BatchError{Index: pending[0], Op: "add_permission", Err: err}
+		}
+		for j, i := range pending {
+			changed := false
+			if ok {
+				changed = created[j]
+			} else if changed, err = c.runOperation(ctx, tx, ops[i]); err != nil {
+				return &BatchError{Index: i, Op: ops[i].Op, Err: storage.Classify(err)}
+			}
+			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, changed)}
+		}
+		pending = pending[:0]
+		return nil
+	}
+	for i, op := range ops {
+		if op.Op == "add_permission" && known[op.Role] {
+			pending = append(pending, i)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		changed, err := c.runOperation(ctx, tx, op)
+		if err != nil {
+			return nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
+		}
+		results[i] = OpResult{Op: op.Op, Result: opOutcome(op.Op, changed)}
+		switch op.Op {
+		case "del_role":
+			delete(known, op.Role)
+		case "add_role", "set_description", "add_permission", "add_membership":
+			known[op.Role] = true
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	var audit []storage.AuditRecord
+	if !c.az.cfg.DisableAuditLogging {
+		audit = make([]storage.AuditRecord, len(ops))
+		for i, op := range ops {
+			audit[i] = c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result)
+		}
+	}
+	// Written together at the end, in the same transaction: a few round
+	// trips instead of one per operation.
+	if err := storage.InsertAudits(ctx, tx, audit); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// runOperation runs one operation, as the library method of its name does.
+func (c *Client) runOperation(ctx context.Context, tx bun.IDB, op Operation) (bool, error) {
+	switch op.Op {
+	case "add_role":
+		return storage.AddRole(ctx, tx, c.scope, op.Role, op.Description)
+	case "set_description":
+		return storage.SetRoleDescription(ctx, tx, c.scope, op.Role, op.Description)
+	case "del_role":
+		return storage.DeleteRole(ctx, tx, c.scope, op.Role)
+	case "add_permission":
+		return storage.AddPermission(ctx, tx, c.scope, op.Role, op.Permission)
+	case "del_permission":
+		return storage.DeletePermission(ctx, tx, c.scope, op.Role, op.Permission)
+	case "add_membership", "del_membership":
+		if op.Scope != "" {
+			return c.scopedMembershipOp(ctx, tx, op)
+		}
+		if op.Op == "add_membership" {
+			return storage.AddMembership(ctx, tx, c.scope, op.User, op.Role)
+		}
+		return storage.DeleteMembership(ctx, tx, c.scope, op.User, op.Role)
+	case "add_inheritance", "del_inheritance":
+		return c.inheritanceOp(ctx, tx, op)
+	}
+	return false, fmt.Errorf("%w: unknown op", errBadRequest)
+}
+
+// opResource names an operation's target in the audit log, as the single
+// operations do (never the plaintext of an encrypted name).
+func (c *Client) opResource(op Operation) string {
+	switch op.Op {
+	case "add_permission", "del_permission":
+		return c.grantResource(op.Role, op.Permission)
+	case "add_membership", "del_membership":
+		r := c.memberResource(op.User, op.Role)
+		if op.Scope != "" {
+			r += "@" + c.scope.AuditName(op.Scope)
+		}
+		return r
+	case "add_inheritance", "del_inheritance":
+		return "inheritance:" + op.Role + "/" + op.Parent
+	default:
+		return "role:" + op.Role
+	}
+}
+
+func opOutcome(op string, changed bool) string {
+	if op == "set_description" {
+		if changed {
+			return "changed"
+		}
+		return "unchanged"
+	}
+	return outcome(op, changed)
+}
+
+func anyChanged(rs []OpResult) bool {
+	for _, r := range rs {
+		if r.Result == "created" || r.Result == "deleted" || r.Result == "changed" {
+			return true
+		}
+	}
+	return false
+}
+
+// errBatchNoop rolls back a transaction that turned out to change nothing
+// (a policy applied by another replica meanwhile).
+var errBatchNoop = errors.New("nothing to change")

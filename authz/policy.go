@@ -1,0 +1,344 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Policy is a client's roles, grants and inheritance, and optionally its
+// memberships: the content of a policy file (see ParsePolicy).
+type Policy struct {
+	// Version of the file format; 1.
+	Version int          `json:"version" yaml:"version"`
+	Roles   []PolicyRole `json:"roles" yaml:"roles"`
+	// Memberships, when not nil, are managed too: applying the policy adds
+	// the missing ones and removes the others. Nil leaves memberships
+	// alone (those made at run time survive a deploy).
+	Memberships []PolicyMembership `json:"memberships,omitempty" yaml:"memberships,omitempty"`
+	// ManageMemberships: memberships are part of the policy, even when the
+	// list is empty (which removes every membership). ParsePolicy sets it
+	// when the file has a memberships key.
+	ManageMemberships bool `json:"-" yaml:"-"`
+}
+
+// PolicyRole is one role of a policy.
+type PolicyRole struct {
+	Name        string   `json:"name" yaml:"name"`
+	Description string   `json:"description,omitempty" yaml:"description,omitempty"`
+	Permissions []string `json:"permissions,omitempty" yaml:"permissions,omitempty"`
+	// Inherits: roles whose permissions this one has too.
+	Inherits []string `json:"inherits,omitempty" yaml:"inherits,omitempty"`
+}
+
+// PolicyMembership is one membership of a policy; Scope empty: global.
+type PolicyMembership struct {
+	User  string `json:"user" yaml:"user"`
+	Role  string `json:"role" yaml:"role"`
+	Scope string `json:"scope,omitempty" yaml:"scope,omitempty"`
+}
+
+// PolicyVersion is the version of the policy format this build writes.
+const PolicyVersion = 1
+
+// Normalize sorts and deduplicates every list, so that equal policies
+// compare equal and exports are stable. It works on copies of the lists:
+// a policy value shared between goroutines (an embedded policy applied by
+// several at once) is never written to.
+func (p *Policy) Normalize() {
+	if p.Version == 0 {
+		p.Version = PolicyVersion
+	}
+	p.Roles = slices.Clone(p.Roles)
+	if p.Memberships != nil {
+		p.Memberships = slices.Clone(p.Memberships)
+	}
+	slices.SortFunc(p.Roles, func(a, b PolicyRole) int { return strings.Compare(a.Name, b.Name) })
+	for i := range p.Roles {
+		r := &p.Roles[i]
+		r.Permissions = sortedSet(r.Permissions)
+		r.Inherits = sortedSet(r.Inherits)
+	}
+	if p.Memberships != nil {
+		p.ManageMemberships = true
+	}
+	slices.SortFunc(p.Memberships, func(a, b PolicyMembership) int {
+		return strings.Compare(a.Role+"\x00"+a.User+"\x00"+a.Scope, b.Role+"\x00"+b.User+"\x00"+b.Scope)
+	})
+	p.Memberships = slices.Compact(p.Memberships)
+}
+
+func sortedSet(v []string) []string {
+	if len(v) == 0 {
+		return nil
+	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	return slices.Compact(v)
+}
+
+// Validate checks a policy: version, names, no role twice, and every role
+// that a role inherits or a membership names is in the policy.
+func (p *Policy) Validate() error {
+	if p.Version != 0 && p.Version != PolicyVersion {
+		return fmt.Errorf("%w: policy version %d is not supported (this build reads %d)", ErrInvalidPolicy, p.Version, PolicyVersion)
+	}
+	seen := make(map[string]bool, len(p.Roles))
+	for i, r := range p.Roles {
+		if err := checkNames("role", r.Name); err != nil {
+			return fmt.Errorf("%w: roles[%d]: %v", ErrInvalidPolicy, i, err)
+		}
+		if seen[r.Name] {
+			return fmt.Errorf("%w: roles[%d]: role %q appears twice", ErrInvalidPolicy, i, r.Name)
+		}
+		seen[r.Name] = true
+		if err := checkDescription(r.Description); err != nil {
+			return fmt.Errorf("%w: role %q: %v", ErrInvalidPolicy, r.Name, err)
+		}
+		for _, perm := range r.Permissions {
+			if err := checkNames("permission", perm); err != nil {
+				return fmt.Errorf("%w: role %q: %v", ErrInvalidPolicy, r.Name, err)
+			}
+		}
+	}
+	for _, r := range p.Roles {
+		for _, parent := range r.Inherits {
+			if !seen[parent] {
+				return fmt.Errorf("%w: role %q inherits %q, which the policy does not define", ErrInvalidPolicy, r.Name, parent)
+			}
+			if parent == r.Name {
+				return fmt.Errorf("%w: role %q inherits itself", ErrInvalidPolicy, r.Name)
+			}
+		}
+	}
+	if cyc := inheritanceCycle(p.Roles); cyc != nil {
+		return fmt.Errorf("%w: inheritance makes a cycle: %s", ErrInvalidPolicy, strings.Join(cyc, " -> "))
+	}
+	for i, m := range p.Memberships {
+		kv := []string{"user", m.User, "role", m.Role}
+		if m.Scope != "" {
+			kv = append(kv, "scope", m.Scope)
+		}
+		if err := checkNames(kv...); err != nil {
+			return fmt.Errorf("%w: memberships[%d]: %v", ErrInvalidPolicy, i, err)
+		}
+		if !seen[m.Role] {
+			return fmt.Errorf("%w: memberships[%d]: role %q is not defined by the policy", ErrInvalidPolicy, i, m.Role)
+		}
+	}
+	return nil
+}
+
+// inheritanceCycle returns a cycle of the roles' inherits links (first
+// role repeated at the end), or nil.
+func inheritanceCycle(roles []PolicyRole) []string {
+	parents := make(map[string][]string, len(roles))
+	for _, r := range roles {
+		parents[r.Name] = r.Inherits
+	}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := make(map[string]int, len(roles))
+	var path []string
+	var visit func(string) []string
+	visit = func(n string) []string {
+		switch state[n] {
+		case onPath:
+			i := slices.Index(path, n)
+			return append(slices.Clone(path[i:]), n)
+		case done:
+			return nil
+		}
+		state[n] = onPath
+		path = append(path, n)
+		for _, p := range parents[n] {
+			if cyc := visit(p); cyc != nil {
+				return cyc
+			}
+		}
+		path = path[:len(path)-1]
+		state[n] = done
+		return nil
+	}
+	for _, r := range roles {
+		if cyc := visit(r.Name); cyc != nil {
+			return cyc
+		}
+	}
+	return nil
+}
+
+// PlanPolicy returns the operations that turn current into desired, in an
+// order that a batch can run: roles created and descriptions set first,
+// then links, grants and memberships removed, roles deleted, and grants,
+// links and memberships added. Memberships are planned only when desired
+// manages them. Both policies must be normalized.
+func PlanPolicy(current, desired Policy) []Operation {
+	cur := make(map[string]PolicyRole, len(current.Roles))
+	for _, r := range current.Roles {
+		cur[r.Name] = r
+	}
+	want := make(map[string]bool, len(desired.Roles))
+	var adds, dels, roleAdds, roleDels []Operation
+	for _, r := range desired.Roles {
+		want[r.Name] = true
+		old, ok := cur[r.Name]
+		switch {
+		case !ok:
+			roleAdds = append(roleAdds, Operation{Op: "add_role", Role: r.Name, Description: r.Description})
+		case old.Description != r.Description:
+			roleAdds = append(roleAdds, Operation{Op: "set_description", Role: r.Name, Description: r.Description})
+		}
+		for _, p := range setMinus(old.Permissions, r.Permissions) {
+			dels = append(dels, Operation{Op: "del_permission", Role: r.Name, Permission: p})
+		}
+		for _, p := range setMinus(r.Permissions, old.Permissions) {
+			adds = append(adds, Operation{Op: "add_permission", Role: r.Name, Permission: p})
+		}
+		for _, p := range setMinus(old.Inherits, r.Inherits) {
+			dels = append(dels, Operation{Op: "del_inheritance", Role: r.Name, Parent: p})
+		}
+		for _, p := range setMinus(r.Inherits, old.Inherits) {
+			adds = append(adds, Operation{Op: "add_inheritance", Role: r.Name, Parent: p})
+		}
+	}
+	for _, r := range current.Roles {
+		if !want[r.Name] {
+			roleDels = append(roleDels, Operation{Op: "del_role", Role: r.Name})
+		}
+	}
+	if desired.ManageMemberships {
+		have := make(map[PolicyMembership]bool, len(current.Memberships))
+		for _, m := range current.Memberships {
+			have[m] = true
+		}
+		need := make(map[PolicyMembership]bool, len(desired.Memberships))
+		for _, m := range desired.Memberships {
+			need[m] = true
+			if !have[m] {
+				adds = append(adds, Operation{Op: "add_membership", User: m.User, Role: m.Role, Scope: m.Scope})
+			}
+		}
+		for _, m := range current.Memberships {
+			if !need[m] && want[m.Role] { // a deleted role takes its memberships along
+				dels = append(dels, Operation{Op: "del_membership", User: m.User, Role: m.Role, Scope: m.Scope})
+			}
+		}
+	}
+	out := slices.Concat(roleAdds, dels, roleDels, adds)
+	if out == nil {
+		out = []Operation{}
+	}
+	return out
+}
+
+// setMinus is a \ b of sorted sets.
+func setMinus(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if _, ok := slices.BinarySearch(b, x); !ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ExportPolicy returns the client's whole state as a policy, memberships
+// included (drop them for a policy that leaves memberships alone).
+// Applying it to the same store changes nothing.
+func (c *Client) ExportPolicy(ctx context.Context) (Policy, error) {
+	return c.readPolicy(ctx, c.az.db)
+}
+
+func (c *Client) readPolicy(ctx context.Context, db bun.IDB) (Policy, error) {
+	roles, err := storage.ListRoles(ctx, db, c.scope)
+	if err != nil {
+		return Policy{}, err
+	}
+	parents, err := c.readParents(ctx, db)
+	if err != nil {
+		return Policy{}, err
+	}
+	p := Policy{Version: PolicyVersion, Roles: make([]PolicyRole, 0, len(roles)), Memberships: []PolicyMembership{}, ManageMemberships: true}
+	for _, r := range roles {
+		perms, err := storage.RolePermissions(ctx, db, c.scope, r.Name)
+		if err != nil {
+			return Policy{}, err
+		}
+		members, err := storage.RoleMembers(ctx, db, c.scope, r.Name)
+		if err != nil {
+			return Policy{}, err
+		}
+		for _, u := range members {
+			p.Memberships = append(p.Memberships, PolicyMembership{User: u, Role: r.Name})
+		}
+		p.Roles = append(p.Roles, PolicyRole{Name: r.Name, Description: r.Description, Permissions: perms, Inherits: parents[r.Name]})
+	}
+	scoped, err := c.readScopedMemberships(ctx, db)
+	if err != nil {
+		return Policy{}, err
+	}
+	p.Memberships = append(p.Memberships, scoped...)
+	p.Normalize()
+	return p, nil
+}
+
+// DiffPolicy returns the operations ApplyPolicy would run now; empty when
+// the store matches the policy.
+func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	p.Normalize()
+	cur, err := c.readPolicy(ctx, c.az.db)
+	if err != nil {
+		return nil, err
+	}
+	return PlanPolicy(cur, p), nil
+}
+
+// ApplyPolicy makes the client's roles, descriptions, grants and
+// inheritance match p (and its memberships, when p manages them), in one
+// transaction with one audit record per change, and returns what it did.
+// It is idempotent, and safe when several replicas apply the same policy
+// at startup: they take turns, and the later ones find nothing to do.
+func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	p.Normalize()
+	var plan []Operation
+	err := c.writeMany(ctx, "apply_policy", func(ctx context.Context, tx bun.IDB) (bool, error) {
+		if err := c.lockNamespaceWrites(ctx, tx); err != nil {
+			return false, err
+		}
+		cur, err := c.readPolicy(ctx, tx)
+		if err != nil {
+			return false, err
+		}
+		plan = PlanPolicy(cur, p)
+		if len(plan) == 0 {
+			return false, errBatchNoop
+		}
+		if err := checkOperations(plan); err != nil {
+			return false, err
+		}
+		results, err := c.runOperations(ctx, tx, plan)
+		if err != nil {
+			return false, err
+		}
+		return anyChanged(results), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return plan, nil
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rolegate/rolegate/authz"
+	"github.com/rolegate/rolegate/examples/rolegatectl/casbinimport"
+	"github.com/rolegate/rolegate/storage"
+)
+
+func newImportCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{Use: "import", Short: "Import from another authorization system"}
+	var file, dbURL, table string
+	var dryRun bool
+	casbin := &cobra.Command{
+		Use:   "casbin (--policy policy.csv | --db URL)",
+		Short: "Import a Casbin RBAC policy (adds only; rules with no RBAC meaning are listed and skipped)",
+		Long: `Import a Casbin policy from a policy.csv or a casbin_rule table (--db with a
+postgres:// URL, or sqlite://PATH / file:PATH). Nothing is removed: roles,
+grants, inheritance and memberships are added in one transaction.
+
+  p, ROLE, PERM            grant PERM
+  p, ROLE, OBJ, ACT        grant "OBJ:ACT"
+  p, ROLE, DOM, OBJ, ACT   grant "OBJ:ACT" to role "ROLE@DOM" (policies with domains)
+  g, USER, ROLE            membership (g, ROLE, ROLE: inheritance, when the first
+                           field is itself a role, i.e. the second field of a g line)
+  g, USER, ROLE, DOM       membership of USER in "ROLE@DOM", in scope DOM
+  g2, OBJ, GROUP           grants on GROUP are granted on OBJ too
+A user granted permissions directly gets a role of the same name. Deny rules
+and anything else are listed as skipped.`,
+		Args: exactArgs(0),
+		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, _ []string) error {
+			var rules []casbinimport.Rule
+			var err error
+			if dbURL == "" && file == "" {
+				// A URL with a password does not belong in shell history.
+				dbURL = g.env.getenv("ROLEGATE_CASBIN_DB")
+			}
+			switch {
+			case (file == "") == (dbURL == ""):
+				return usageErr("give exactly one of --policy FILE and --db URL (or ROLEGATE_CASBIN_DB)")
+			case file != "":
+				f, err := os.Open(file)
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				rules, err = casbinimport.ReadCSV(f)
+				f.Close()
+				if err != nil {
+					return usageErr("%s: %v", file, err)
+				}
+			default:
+				if rules, err = readCasbinTable(ctx, dbURL, table); err != nil {
+					return err
+				}
+			}
+			res := casbinimport.Convert(rules)
+			cur, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopesOf(res.Policy)})
+			if err != nil {
+				return err
+			}
+			ops := authz.PlanPolicy(cur, mergePolicies(cur, res.Policy))
+			w := cmd.OutOrStdout()
+			if g.output == "json" {
+				if res.Skipped == nil {
+					res.Skipped = []casbinimport.Skipped{}
+				}
+				if ops == nil {
+					ops = []authz.Operation{}
+				}
+				if !dryRun {
+					if err := applyPlan(ctx, a, ops); err != nil {
+						return err
+					}
+				}
+				return printJSON(w, map[string]any{"dry_run": dryRun, "operations": ops, "skipped": res.Skipped})
+			}
+			for _, s := range res.Skipped {
+				where := ""
+				if s.Line > 0 {
+					where = fmt.Sprintf("line %d: ", s.Line)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "skipped %s%s (%s)\n", where, s.Text, s.Reason)
+			}
+			if dryRun {
+				return g.showPlan(w, ops)
+			}
+			if err := applyPlan(ctx, a, ops); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(w, "imported %d change(s), skipped %d rule(s)\n", len(ops), len(res.Skipped))
+			return err
+		}),
+	}
+	casbin.Flags().StringVar(&file, "policy", "", "Casbin policy.csv")
+	casbin.Flags().StringVar(&dbURL, "db", "", "database holding a casbin_rule table (postgres://..., sqlite://PATH); default $ROLEGATE_CASBIN_DB, which keeps a password out of shell history")
+	casbin.Flags().StringVar(&table, "table", "casbin_rule", "table name with --db")
+	casbin.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan and the skipped rules; change nothing")
+	cmd.AddCommand(casbin)
+	return cmd
+}
+
+// mergePolicies is cur with everything of add added: an import adds, and
+// never removes or re-describes.
+func mergePolicies(cur, add authz.Policy) authz.Policy {
+	out := authz.Policy{Version: authz.PolicyVersion, ManageMemberships: true}
+	byName := map[string]int{}
+	for _, r := range cur.Roles {
+		byName[r.Name] = len(out.Roles)
+		out.Roles = append(out.Roles, authz.PolicyRole{Name: r.Name, Description: r.Description,
+			Permissions: slices.Clone(r.Permissions), Inherits: slices.Clone(r.Inherits)})
+	}
+	for _, r := range add.Roles {
+		i, ok := byName[r.Name]
+		if !ok {
+			byName[r.Name] = len(out.Roles)
+			out.Roles = append(out.Roles, r)
+			continue
+		}
+		out.Roles[i].Permissions = append(out.Roles[i].Permissions, r.Permissions...)
+		out.Roles[i].Inherits = append(out.Roles[i].Inherits, r.Inherits...)
+	}
+	out.Memberships = append(slices.Clone(cur.Memberships), add.Memberships...)
+	out.Normalize()
+	return out
+}
+
+// readCasbinTable reads the rules of a casbin_rule table (ptype, v0..v5).
+func readCasbinTable(ctx context.Context, url, table string) ([]casbinimport.Rule, error) {
+	if !authz.ValidName(table) || !isIdent(table) {
+		return nil, usageErr("--table must be a plain SQL identifier")
+	}
+	db, err := storage.Open(ctx, storage.Config{URL: url})
+	if err != nil {
+		return nil, &exitError{code: exitUnreachable, err: fmt.Errorf("--db: %w", err)}
+	}
+	defer db.Close()
+	var rows []struct {
+		PType                  string `bun:"ptype"`
+		V0, V1, V2, V3, V4, V5 *string
+	}
+	q := "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM " + table + " ORDER BY id"
+	if err := db.NewRaw(q).Scan(ctx, &rows); err != nil {
+		return nil, deniedErr("--db: reading %s: %v", table, err)
+	}
+	out := make([]casbinimport.Rule, 0, len(rows))
+	for i, r := range rows {
+		var vs []string
+		for _, v := range []*string{r.V0, r.V1, r.V2, r.V3, r.V4, r.V5} {
+			s := ""
+			if v != nil {
+				s = *v
+			}
+			vs = append(vs, s)
+		}
+		for len(vs) > 0 && vs[len(vs)-1] == "" {
+			vs = vs[:len(vs)-1]
+		}
+		out = append(out, casbinimport.Rule{Line: i + 1, PType: r.PType, Values: vs})
+	}
+	return out, nil
+}
+
+func isIdent(s string) bool {
+	for i, c := range s {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
+}

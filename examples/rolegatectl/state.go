@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/rolegate/rolegate/authz"
+)
+
+// stateOptions say what readState reads besides roles and grants.
+type stateOptions struct {
+	memberships bool
+	// scopes: also read the memberships held in these scopes (the REST API
+	// lists scoped memberships per scope only).
+	scopes []string
+}
+
+// readState reads a client's state over the REST API as a policy: roles
+// with descriptions and grants, inheritance when the server has it, and
+// memberships when asked.
+func readState(ctx context.Context, a *api, opt stateOptions) (authz.Policy, error) {
+	rows, err := a.list(ctx, "/api/roles", "role", nil)
+	if err != nil {
+		return authz.Policy{}, err
+	}
+	inherit, err := a.has(ctx, featureInheritance)
+	if err != nil {
+		return authz.Policy{}, err
+	}
+	p := authz.Policy{Version: authz.PolicyVersion, Roles: []authz.PolicyRole{}}
+	if opt.memberships {
+		p.ManageMemberships, p.Memberships = true, []authz.PolicyMembership{}
+	}
+	for _, r := range rows {
+		name, _ := r["role"].(string)
+		desc, _ := r["description"].(string)
+		role := authz.PolicyRole{Name: name, Description: desc}
+		if role.Permissions, err = a.names(ctx, "/api/role_permissions/"+seg(name), "name", nil); err != nil {
+			return authz.Policy{}, err
+		}
+		if inherit {
+			if role.Inherits, err = a.names(ctx, "/api/role/"+seg(name)+"/inherits", "role", nil); err != nil {
+				return authz.Policy{}, err
+			}
+		}
+		p.Roles = append(p.Roles, role)
+		if !opt.memberships {
+			continue
+		}
+		users, err := a.names(ctx, "/api/members/"+seg(name), "user", nil)
+		if err != nil {
+			return authz.Policy{}, err
+		}
+		for _, u := range users {
+			p.Memberships = append(p.Memberships, authz.PolicyMembership{User: u, Role: name})
+		}
+		for _, s := range opt.scopes {
+			ms, err := a.list(ctx, "/api/members/"+seg(name), "user", url.Values{"scope": {s}})
+			if err != nil {
+				return authz.Policy{}, err
+			}
+			for _, m := range ms {
+				// Global members are listed in every scope; keep the
+				// entries held in this scope only.
+				if u, _ := m["user"].(string); m["scope"] == s {
+					p.Memberships = append(p.Memberships, authz.PolicyMembership{User: u, Role: name, Scope: s})
+				}
+			}
+		}
+	}
+	p.Normalize()
+	return p, nil
+}
+
+// batch runs operations through POST /api/batch, in one transaction on
+// the server.
+func (a *api) batch(ctx context.Context, ops []authz.Operation) ([]authz.OpResult, error) {
+	var out struct {
+		Results []authz.OpResult `json:"results"`
+	}
+	_, err := a.send(ctx, http.MethodPost, "/api/batch", nil, map[string]any{"operations": ops}, &out)
+	return out.Results, err
+}
+
+// checkPlanFeatures makes sure the server can run every operation of a
+// plan before any is sent.
+func checkPlanFeatures(ctx context.Context, a *api, ops []authz.Operation) error {
+	if err := a.requireFeature(ctx, featureBatch); err != nil {
+		return err
+	}
+	for _, op := range ops {
+		switch {
+		case op.Op == "add_inheritance" || op.Op == "del_inheritance":
+			if err := a.requireFeature(ctx, featureInheritance); err != nil {
+				return err
+			}
+		case op.Scope != "":
+			if err := a.requireFeature(ctx, featureScopes); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// applyPlan sends the plan in one batch (or reports there is nothing to
+// do) and checks that every operation changed what it was meant to.
+func applyPlan(ctx context.Context, a *api, ops []authz.Operation) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	if len(ops) > authz.MaxBatchOperations {
+		return usageErr("%d changes: more than one batch holds (%d); apply the file in parts", len(ops), authz.MaxBatchOperations)
+	}
+	if err := checkPlanFeatures(ctx, a, ops); err != nil {
+		return err
+	}
+	_, err := a.batch(ctx, ops)
+	return err
+}
+
+// scopesOf lists the scopes a policy's memberships name.
+func scopesOf(p authz.Policy) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range p.Memberships {
+		if m.Scope != "" && !seen[m.Scope] {
+			seen[m.Scope] = true
+			out = append(out, m.Scope)
+		}
+	}
+	return out
+}
