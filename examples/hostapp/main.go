@@ -3,7 +3,7 @@
 // "edit"), rolegate's REST admin API, login and sample routes mounted beside
 // them, and a graceful shutdown.
 //
-//	go run ./examples/hostapp                   # SQLite at ~/.auth.sqlite3
+//	go run ./examples/hostapp                   # SQLite at ~/.auth.sqlite3; without AUTH_CLIENT_KEY, a key kept in ~/.auth.sqlite3.client-key
 //	go run ./examples/hostapp -new-client-key   # print a fresh client key
 //
 // Settings come from the environment or a .env file (see the README).
@@ -71,7 +71,12 @@ func run(userHeader string) error {
 	if cfg.ClientKey == "" {
 		// The guards check under this key; without it they cannot work
 		// (registering one panics with authz.ErrNoClientKey).
-		return errors.New("AUTH_CLIENT_KEY is not set; get a key with: go run ./examples/hostapp -new-client-key")
+		key, path, err := exampleClientKey(cfg)
+		if err != nil {
+			return err
+		}
+		cfg.ClientKey = key
+		log.Warn("AUTH_CLIENT_KEY is not set: using the example's key kept in a file (export AUTH_CLIENT_KEY=$(cat FILE) to use it with curl; set AUTH_CLIENT_KEY in a real deployment)", "file", path)
 	}
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	az, err := authz.Open(openCtx, cfg)
