@@ -47,6 +47,60 @@ type userEntry struct {
 	perms map[string]struct{}
 	roles map[string]struct{}
 	used  atomic.Uint32
+	// scopes holds what the user's memberships in some scopes add to the
+	// global sets above, read on the first check in each scope. Copied on
+	// write; at most maxScopesPerUser. It lives in the user's entry so that
+	// whatever drops the entry (a membership change of the user, global or
+	// scoped) drops it too.
+	scopes atomic.Pointer[map[string]*scopeEntry]
+}
+
+// scopeEntry is what a user's memberships in one scope grant, inherited
+// permissions included.
+type scopeEntry struct {
+	gen   uint64
+	perms map[string]struct{}
+	roles map[string]struct{}
+}
+
+// maxScopesPerUser bounds the scopes cached per user, so that checks in
+// ever new scopes (a scope from a URL) cannot grow memory: beyond it the
+// entry starts a fresh set.
+const maxScopesPerUser = 16
+
+// lookupScope returns the fresh scope part of a fresh entry, or nil.
+func (cc *clientCache) lookupScope(e *userEntry, scope string) *scopeEntry {
+	m := e.scopes.Load()
+	if m == nil {
+		return nil
+	}
+	se := (*m)[scope]
+	if se == nil || se.gen != cc.gen.Load() {
+		return nil
+	}
+	return se
+}
+
+// storeScope caches the scope part of e read under t, unless a change
+// since t may have made it stale (it is still returned, for this check).
+func (cc *clientCache) storeScope(e *userEntry, scope string, t ticket, roles, perms []string) *scopeEntry {
+	se := &scopeEntry{gen: t.gen, perms: toSet(perms), roles: toSet(roles)}
+	for {
+		if cc.detached.Load() || cc.memberEpoch.Load() != t.epoch {
+			return se
+		}
+		old := e.scopes.Load()
+		next := make(map[string]*scopeEntry, 1)
+		if old != nil && len(*old) < maxScopesPerUser {
+			for k, v := range *old {
+				next[k] = v
+			}
+		}
+		next[scope] = se
+		if e.scopes.CompareAndSwap(old, &next) {
+			return se
+		}
+	}
 }
 
 func newClientCache(max int) *clientCache {

@@ -21,6 +21,9 @@ var (
 	// ErrUnavailable: the store could not be reached (HTTP 503). Guards
 	// fail closed on it.
 	ErrUnavailable = storage.ErrUnavailable
+	// ErrCycle: an inheritance would make a role inherit from itself,
+	// directly or through others (HTTP 409). Nothing was stored.
+	ErrCycle = storage.ErrCycle
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
 	// ErrEncryptionRequired: this process runs without encryption, and

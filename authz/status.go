@@ -27,6 +27,8 @@ func statusOf(err error) (int, string) {
 		return http.StatusUnauthorized, "invalid client key"
 	case errors.Is(err, ErrRoleNotFound):
 		return http.StatusNotFound, "role not found"
+	case errors.Is(err, ErrCycle):
+		return http.StatusConflict, "inheritance cycle"
 	case errors.Is(err, ErrUnavailable), errors.Is(err, ErrClosed):
 		return http.StatusServiceUnavailable, "store unavailable"
 	default:
