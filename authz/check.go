@@ -142,3 +142,5 @@ func (c *Client) scopeEntry(ctx context.Context, e *userEntry, scope string) (*s
 	}
 	return c.cache.storeScope(e, scope, t, roles, perms), nil
 }
+
+var _ middleware.ScopedChecker = (*Client)(nil)

@@ -20,9 +20,35 @@ import (
 // guard refuses every request with 500. NewGuard reports the same mistakes
 // as an error, for hosts that prefer to stop at startup.
 
+// GuardOption adjusts a guard: ScopeFromParam, ScopeFromQuery.
+type GuardOption func(*middleware.GuardConfig)
+
+// ScopeFromParam makes the guard check in the scope named by the URL
+// parameter name (":org" in "/orgs/:org/notes"): global memberships and
+// those in that scope count. A request whose parameter is empty is refused.
+func ScopeFromParam(name string) GuardOption {
+	return func(cfg *middleware.GuardConfig) {
+		cfg.Scope = func(c *gin.Context) string { return c.Param(name) }
+	}
+}
+
+// ScopeFromQuery is ScopeFromParam for a query parameter.
+func ScopeFromQuery(name string) GuardOption {
+	return func(cfg *middleware.GuardConfig) {
+		cfg.Scope = func(c *gin.Context) string { return c.Query(name) }
+	}
+}
+
+func withOptions(cfg middleware.GuardConfig, opts []GuardOption) middleware.GuardConfig {
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg
+}
+
 // RequirePermission admits users holding permission p.
-func (az *Authz) RequirePermission(p string) gin.HandlerFunc {
-	return az.must(az.NewGuard(middleware.GuardConfig{AnyPermissions: []string{p}}))
+func (az *Authz) RequirePermission(p string, opts ...GuardOption) gin.HandlerFunc {
+	return az.must(az.NewGuard(withOptions(middleware.GuardConfig{AnyPermissions: []string{p}}, opts)))
 }
 
 // RequireAnyPermission admits users holding at least one of ps.
@@ -36,8 +62,8 @@ func (az *Authz) RequireAllPermissions(ps ...string) gin.HandlerFunc {
 }
 
 // RequireRole admits members of role.
-func (az *Authz) RequireRole(role string) gin.HandlerFunc {
-	return az.must(az.NewGuard(middleware.GuardConfig{Role: role}))
+func (az *Authz) RequireRole(role string, opts ...GuardOption) gin.HandlerFunc {
+	return az.must(az.NewGuard(withOptions(middleware.GuardConfig{Role: role}, opts)))
 }
 
 // NewGuard builds a guard under the host client with the configured
@@ -52,12 +78,15 @@ func (az *Authz) NewGuard(cfg middleware.GuardConfig) (gin.HandlerFunc, error) {
 	if cfg.Resolver == nil {
 		cfg.Resolver = az.resolver
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = az.log
+	}
 	return middleware.NewGuard(cfg)
 }
 
 // RequirePermission is a guard checking under this client's key.
-func (c *Client) RequirePermission(p string) (gin.HandlerFunc, error) {
-	return c.az.NewGuard(middleware.GuardConfig{Checker: c, AnyPermissions: []string{p}})
+func (c *Client) RequirePermission(p string, opts ...GuardOption) (gin.HandlerFunc, error) {
+	return c.az.NewGuard(withOptions(middleware.GuardConfig{Checker: c, AnyPermissions: []string{p}}, opts))
 }
 
 // Resolver is the resolver the guards use, for hosts composing their own.
