@@ -155,6 +155,100 @@ func BenchmarkUserHasPermission(b *testing.B) {
 	}
 }
 
+// loadChained writes the workload with each role's 10 permissions spread
+// over a 3-deep inheritance chain: role-N holds 4 of them and inherits from
+// role-N-a (3 more), which inherits from role-N-b (the last 3). Every
+// user's effective permissions, hence every check's answer, stay those of
+// the flat workload.
+func (d *benchData) loadChained(tb testing.TB, c *Client) {
+	tb.Helper()
+	ctx := context.Background()
+	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for r, perms := range d.rolePerms {
+			chain := []string{fmt.Sprintf("role-%d", r), fmt.Sprintf("role-%d-a", r), fmt.Sprintf("role-%d-b", r)}
+			parts := [][]int{perms[:4], perms[4:7], perms[7:]}
+			for i, role := range chain {
+				if _, err := storage.AddRole(ctx, tx, c.scope, role, ""); err != nil {
+					return err
+				}
+				for _, p := range parts[i] {
+					if _, err := storage.AddPermission(ctx, tx, c.scope, role, fmt.Sprintf("perm-%d", p)); err != nil {
+						return err
+					}
+				}
+				if i > 0 {
+					if _, err := storage.AddInheritance(ctx, tx, c.scope, chain[i-1], role); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for u, roles := range d.userRoles {
+			for _, r := range roles {
+				if _, err := storage.AddMembership(ctx, tx, c.scope, fmt.Sprintf("user-%d", u), fmt.Sprintf("role-%d", r)); err != nil {
+					return err
+				}
+			}
+		}
+		_, err := storage.BumpRevision(ctx, tx, c.scope.NS)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c.cache.flush()
+}
+
+// BenchmarkUserHasPermissionChained is BenchmarkUserHasPermission with
+// every role's grants spread over a 3-deep inheritance chain.
+func BenchmarkUserHasPermissionChained(b *testing.B) {
+	for _, s := range benchSizes {
+		b.Run(s.name, func(b *testing.B) {
+			az := openTarget(b, storagetest.SQLite(b), nil)
+			c := mustClient(b, az, newKey())
+			d := makeBenchData(s)
+			d.loadChained(b, c)
+			benchChecks(b, d, func(ctx context.Context, ck *benchCheck) (bool, error) {
+				return c.UserHasPermission(ctx, ck.user, ck.perm)
+			})
+		})
+	}
+}
+
+// BenchmarkUserHasPermissionIn is BenchmarkUserHasPermission asked in a
+// scope (the users' memberships are global, so a denied check also looks
+// at the user's cached part for the scope).
+func BenchmarkUserHasPermissionIn(b *testing.B) {
+	for _, s := range benchSizes[:2] {
+		b.Run(s.name, func(b *testing.B) {
+			c, d := benchStore(b, s)
+			benchChecks(b, d, func(ctx context.Context, ck *benchCheck) (bool, error) {
+				return c.UserHasPermissionIn(ctx, "org-42", ck.user, ck.perm)
+			})
+		})
+	}
+}
+
+// benchChecks warms the cache with the workload's checks (checking the
+// answers), then times them.
+func benchChecks(b *testing.B, d *benchData, check func(context.Context, *benchCheck) (bool, error)) {
+	ctx := context.Background()
+	for i := range d.checks {
+		ck := &d.checks[i]
+		if got, err := check(ctx, ck); err != nil || got != ck.want {
+			b.Fatalf("%s %s = %v, %v; want %v", ck.user, ck.perm, got, err, ck.want)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ck := &d.checks[i&511]
+		if ok, _ := check(ctx, ck); ok != ck.want {
+			b.Fatal("wrong answer")
+		}
+	}
+}
+
 // BenchmarkFloor is the same checks on a plain precomputed map: the
 // fastest a check could be.
 func BenchmarkFloor(b *testing.B) {

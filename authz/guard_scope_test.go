@@ -87,5 +87,7 @@ func TestScopedGuardNeedsScopedChecker(t *testing.T) {
 
 type plainChecker struct{}
 
-func (plainChecker) UserHasPermission(context.Context, string, string) (bool, error) { return true, nil }
-func (plainChecker) UserHasRole(context.Context, string, string) (bool, error)       { return true, nil }
+func (plainChecker) UserHasPermission(context.Context, string, string) (bool, error) {
+	return true, nil
+}
+func (plainChecker) UserHasRole(context.Context, string, string) (bool, error) { return true, nil }

@@ -141,11 +141,22 @@ func checkModel(ctx context.Context, c *Client, m *rbacModel) error {
 // membership added and removed, role deleted and re-created) the writer
 // answers at once and another replica on the same store within a second,
 // both from their decision caches warmed before the change. On both
-// databases.
+// databases, with names plain and encrypted (scoped members' user names
+// are stored encrypted like the others: checked at the end).
 func TestInheritanceAndScopesFollowEveryChange(t *testing.T) {
-	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+	for _, mode := range encryptModes {
+		t.Run(mode.name, func(t *testing.T) {
+			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+				testModelChanges(t, target, mode.mod)
+			})
+		})
+	}
+}
+
+func testModelChanges(t *testing.T, target storagetest.Target, mod func(*Config)) {
+	{
 		ctx := context.Background()
-		a, b := openTarget(t, target, nil), openTarget(t, target, nil)
+		a, b := openTarget(t, target, mod), openTarget(t, target, mod)
 		key := newKey()
 		w, r := mustClient(t, a, key), mustClient(t, b, key)
 		m := newModel()
@@ -272,7 +283,15 @@ func TestInheritanceAndScopesFollowEveryChange(t *testing.T) {
 		assertList(t, "parents of admin", parents, err)
 		parents, err = w.GetParents(ctx, "editor")
 		assertList(t, "parents of re-created editor", parents, err)
-	})
+		var plain int
+		if err := a.db.NewRaw("SELECT count(*) FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN ('alice', 'bob')",
+			w.scope.NS).Scan(ctx, &plain); err != nil {
+			t.Fatal(err)
+		}
+		if encrypted := mod != nil; encrypted == (plain > 0) {
+			t.Errorf("%d scoped memberships hold a plain user name (encrypted: %v)", plain, encrypted)
+		}
+	}
 }
 
 // within retries check until it passes or d has gone by.
