@@ -87,8 +87,3 @@ type restExplained struct {
 	Result bool   `json:"result"`
 	Grant  *Grant `json:"grant,omitempty"`
 }
-
-// restScopedList pages a list of entries keyed by name.
-func restScopedList[E any](items []E, p restPage, key func(E) string) []E {
-	return restPaginate(items, p, key)
-}

@@ -97,7 +97,7 @@ func restQueryRoutes() []restRoute {
 			func(call *restCall) ([]string, error) { return call.cl.GetUserRoles(call.ctx, call.args[0]) }, roles),
 			func(call *restCall, scope string) (any, error) {
 				v, err := call.cl.GetUserRolesIn(call.ctx, scope, call.args[0])
-				return restScopedList(v, call.page, scopedRoleKey), err
+				return restPaginate(v, call.page, scopedRoleKey), err
 			}),
 		list("/api/role_permissions/:role", "get_permissions", role, roleResource,
 			func(call *restCall) ([]string, error) {
@@ -114,7 +114,7 @@ func restQueryRoutes() []restRoute {
 			func(call *restCall) ([]string, error) { return call.cl.GetRoleMembers(call.ctx, call.args[0]) }, users),
 			func(call *restCall, scope string) (any, error) {
 				v, err := call.cl.GetRoleMembersIn(call.ctx, scope, call.args[0])
-				return restScopedList(v, call.page, scopedUserKey), err
+				return restPaginate(v, call.page, scopedUserKey), err
 			}),
 		list("/api/which_roles_can/:name", "which_roles_can", perm, permResource,
 			func(call *restCall) ([]string, error) { return call.cl.WhichRolesCan(call.ctx, call.args[0]) }, roles),
@@ -122,7 +122,7 @@ func restQueryRoutes() []restRoute {
 			func(call *restCall) ([]string, error) { return call.cl.WhichUsersCan(call.ctx, call.args[0]) }, users),
 			func(call *restCall, scope string) (any, error) {
 				v, err := call.cl.WhichUsersCanIn(call.ctx, scope, call.args[0])
-				return restScopedList(v, call.page, scopedUserKey), err
+				return restPaginate(v, call.page, scopedUserKey), err
 			}),
 	}
 }
