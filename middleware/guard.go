@@ -179,7 +179,9 @@ func (g *guard) serve(c *gin.Context) {
 		return
 	}
 	if !allowed {
-		if g.log != nil {
+		// Enabled first: the attributes would cost allocations on every
+		// refusal even with debug off.
+		if g.log != nil && g.log.Enabled(c.Request.Context(), slog.LevelDebug) {
 			g.log.LogAttrs(c.Request.Context(), slog.LevelDebug, "guard refused",
 				slog.String("user", user), slog.Any("missing", g.names),
 				slog.String("requirement", g.req.String()), slog.String("scope", scope))
