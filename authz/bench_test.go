@@ -117,7 +117,7 @@ func (d *benchData) load(tb testing.TB, c *Client) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c.cache.flush()
+	c.cache.Flush()
 }
 
 // benchStore opens rolegate on a fresh SQLite file with one workload.
@@ -182,7 +182,7 @@ func BenchmarkColdCheck(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		ck := &d.checks[i&511]
-		c.cache.users.Delete(ck.user)
+		c.cache.InvalidateUser(ck.user)
 		if ok, err := c.UserHasPermission(ctx, ck.user, ck.perm); err != nil || ok != ck.want {
 			b.Fatal("wrong answer", err)
 		}
@@ -195,7 +195,7 @@ func BenchmarkCacheMemory(b *testing.B) {
 	c, d := benchStore(b, benchSizes[2])
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
-		c.cache.flush()
+		c.cache.Flush()
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -206,8 +206,8 @@ func BenchmarkCacheMemory(b *testing.B) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		if c.cache.len() != len(d.userRoles) {
-			b.Fatalf("cached %d users, want %d", c.cache.len(), len(d.userRoles))
+		if c.cache.Len() != len(d.userRoles) {
+			b.Fatalf("cached %d users, want %d", c.cache.Len(), len(d.userRoles))
 		}
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-held")
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(d.userRoles)), "B/user")

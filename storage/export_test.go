@@ -5,3 +5,6 @@ const MigrationLockKey = migrationLockKey
 
 // Resolve is resolve: the dialect and driver target of a config.
 var Resolve = resolve
+
+// MigrationCount is the number of migrations registered.
+func MigrationCount() int { return len(migrations.Sorted()) }

@@ -103,7 +103,7 @@ func TestConcurrentMigrations(t *testing.T) {
 		}
 		db := storagetest.OpenTarget(t, target)
 		var n int
-		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 4 {
+		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != storage.MigrationCount() {
 			t.Fatalf("%d migrations recorded (%v), want each once", n, err)
 		}
 	})
@@ -168,8 +168,8 @@ func TestMigrationLockDiesWithItsHolder(t *testing.T) {
 		t.Fatal("Migrate still waiting 10 s after the lock holder's session ended")
 	}
 	var n int
-	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != 4 {
-		t.Fatalf("%d migrations recorded (%v), want 4", n, err)
+	if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != storage.MigrationCount() {
+		t.Fatalf("%d migrations recorded (%v), want %d", n, err, storage.MigrationCount())
 	}
 }
 
@@ -247,15 +247,16 @@ func TestChangeLog(t *testing.T) {
 			{NS: storage.NamespaceOf("encrypted"), Names: c.ForClient([]byte("encrypted"))},
 		} {
 			var revs []int64
-			for _, ch := range []storage.Change{{User: "sara"}, {All: true}, {}, {User: "jack"}} {
+			for _, ch := range []storage.Change{{User: "sara"}, {All: true}, {}, {User: "jack"},
+				{Role: "editor"}, {Role: "viewer", RoleDeleted: true}} {
 				rev, err := storage.RecordChange(ctx, db, s, ch)
 				if err != nil {
 					t.Fatal(err)
 				}
 				revs = append(revs, rev)
 			}
-			if !slices.Equal(revs, []int64{1, 2, 3, 4}) {
-				t.Fatalf("revisions %v, want 1 to 4", revs)
+			if !slices.Equal(revs, []int64{1, 2, 3, 4, 5, 6}) {
+				t.Fatalf("revisions %v, want 1 to 6", revs)
 			}
 			check := func(revs []int64, wantUsers []string, wantAll, wantComplete bool) {
 				t.Helper()
@@ -270,7 +271,23 @@ func TestChangeLog(t *testing.T) {
 			check([]int64{1, 3, 4}, []string{"jack", "sara"}, false, true)
 			check([]int64{1, 2}, nil, true, true)
 			check([]int64{3}, nil, false, true)
-			check([]int64{4, 5}, nil, false, false)
+			check([]int64{4, 7}, nil, false, false)
+			// A grant names its role, a role deleted is marked so; beside a
+			// change nobody can name (All), nothing is listed.
+			ch, err := storage.ChangedUsers(ctx, db, s, []int64{4, 5, 6})
+			if err != nil || !ch.Complete || ch.All || !slices.Equal(ch.Users, []string{"jack"}) ||
+				!slices.Equal(ch.Roles, []string{"editor"}) || !slices.Equal(ch.DeletedRoles, []string{"viewer"}) {
+				t.Fatalf("ChangedUsers(4, 5, 6) = %+v, %v", ch, err)
+			}
+			if ch, err := storage.ChangedUsers(ctx, db, s, []int64{2, 5, 6}); err != nil || !ch.All || ch.Roles != nil || ch.DeletedRoles != nil {
+				t.Fatalf("ChangedUsers(2, 5, 6) = %+v, %v", ch, err)
+			}
+			// Replicas that predate the role column read user_name NULL as
+			// "anything": a role change must leave it NULL.
+			var unnamed int
+			if err := db.NewRaw("SELECT count(*) FROM rolegate_changes WHERE ns = ? AND revision IN (5, 6) AND user_name IS NULL", s.NS).Scan(ctx, &unnamed); err != nil || unnamed != 2 {
+				t.Fatalf("role changes with user_name NULL: %d, %v; want 2", unnamed, err)
+			}
 
 			var stored []string
 			if err := db.NewRaw("SELECT user_name FROM rolegate_changes WHERE ns = ? AND user_name <> ''", s.NS).Scan(ctx, &stored); err != nil {

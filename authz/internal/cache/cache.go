@@ -76,11 +76,8 @@ func New(load Loader, budget *Budget) *Cache {
 // is answered without a lock or an allocation; a miss reads the store
 // through the Loader (once for concurrent misses of one key).
 func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, error) {
-	if u, ok := c.users.Load(user); ok {
-		if allowed, fresh := u.allowed(scope, perm); fresh {
-			c.touch(u)
-			return allowed, nil
-		}
+	if allowed, warm := c.Cached(user, scope, perm); warm {
+		return allowed, nil
 	}
 	u, err := c.fresh(ctx, user)
 	if err != nil {
@@ -91,19 +88,42 @@ func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, er
 	return u.grants(scope, perm), nil
 }
 
+// Cached is Allowed's hit path alone: warm is false when the answer needs
+// the store (the user is not cached, or a role set it needs was dropped).
+// For callers that do their own checks before a miss.
+func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
+	if u, ok := c.users.Load(user); ok {
+		if allowed, fresh := u.allowed(scope, perm); fresh {
+			c.touch(u)
+			return allowed, true
+		}
+	}
+	return false, false
+}
+
+// CachedRole is HasRole's hit path alone; warm is false when the user is
+// not cached.
+func (c *Cache) CachedRole(user, scope, role string) (has, warm bool) {
+	u, ok := c.users.Load(user)
+	if !ok {
+		return false, false
+	}
+	c.touch(u)
+	return u.hasRole(scope, role), true
+}
+
 // HasRole reports whether the user holds role globally or, when scope is
 // not empty, in that scope; from the same entries as Allowed.
 func (c *Cache) HasRole(ctx context.Context, user, scope, role string) (bool, error) {
-	u, ok := c.users.Load(user)
-	if !ok {
-		var err error
-		if u, err = c.fresh(ctx, user); err != nil {
-			return false, err
-		}
-	}
 	// Membership is the user entry's own data: a dead role entry still
 	// names a role the user holds.
-	c.touch(u)
+	if has, warm := c.CachedRole(user, scope, role); warm {
+		return has, nil
+	}
+	u, err := c.fresh(ctx, user)
+	if err != nil {
+		return false, err
+	}
 	return u.hasRole(scope, role), nil
 }
 

@@ -83,10 +83,14 @@ func (c *Cache) flushLocked() {
 func (c *Cache) Close() {
 	c.mu.Lock()
 	c.closed = true
+	c.closedFlag.Store(true)
 	c.flushLocked()
 	c.mu.Unlock()
 	c.budget.unregister(c)
 }
+
+// Closed reports whether Close was called.
+func (c *Cache) Closed() bool { return c.closedFlag.Load() }
 
 // killLocked marks r dead and forgets it: from the dependents index and,
 // when fromMap, from the role map (if it is still the entry there).
