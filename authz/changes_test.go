@@ -51,6 +51,10 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 
 	// caughtUp: a has seen every revision b wrote.
 	caughtUp := func() bool {
+		// Under the watcher's lock: a check in progress has observed the
+		// revision but may not have dropped what it changed yet.
+		a.checking.Lock()
+		defer a.checking.Unlock()
 		revs, err := storage.Revisions(ctx, a.db, []string{ca.scope.NS})
 		if err != nil {
 			t.Fatal(err)

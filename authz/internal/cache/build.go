@@ -5,17 +5,33 @@ import "context"
 // fresh returns an entry for user whose role sets were all live when
 // looked up: the cached one, refreshed where an invalidation reached its
 // roles, or one built from the store.
+//
+// An entry shared through a user build that began before this check may
+// hold role sets invalidated before this check began (the user's epoch
+// does not move on a grant): those are looked up again, so the answer
+// never predates a change that completed before the check started.
 func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
-	if u, ok := c.users.Load(user); ok {
-		if u.live() {
-			return u, nil
+	since := c.roleEpoch.Load()
+	u, ok := c.users.Load(user)
+	if !ok {
+		epoch := c.userEpoch.Load()
+		var err error
+		u, err = c.userFlights.do(ctx, user, epoch, func() (*userEntry, error) {
+			return c.buildUser(ctx, user, epoch)
+		})
+		if err != nil {
+			return nil, err
 		}
-		return c.refresh(ctx, u)
 	}
-	epoch := c.userEpoch.Load()
-	return c.userFlights.do(ctx, user, epoch, func() (*userEntry, error) {
-		return c.buildUser(ctx, user, epoch)
-	})
+	for !u.usableSince(since) {
+		// Each round replaces the sets killed by then with ones live after
+		// this check began; another round needs another change meanwhile.
+		var err error
+		if u, err = c.refresh(ctx, u); err != nil {
+			return nil, err
+		}
+	}
+	return u, nil
 }
 
 // buildUser reads the user's roles, looks up (or builds) each role's set,
@@ -153,6 +169,9 @@ func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*role
 			}
 		}
 	} else {
+		// Some invalidation moved the epoch past the one this build read
+		// under: it died then, at the latest.
+		r.killedAt.Store(epoch + 1)
 		r.dead.Store(true)
 	}
 	c.mu.Unlock()
@@ -160,21 +179,4 @@ func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*role
 		c.budget.add(1)
 	}
 	return r, nil
-}
-
-// live reports whether every role entry of u is live.
-func (u *userEntry) live() bool {
-	for _, r := range u.global {
-		if r.dead.Load() {
-			return false
-		}
-	}
-	for _, rs := range u.byScope {
-		for _, r := range rs {
-			if r.dead.Load() {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -54,6 +54,32 @@ type roleEntry struct {
 	// dead: an invalidation reached this entry (or it was never
 	// published); users pointing at it must look the role up again.
 	dead atomic.Bool
+	// killedAt: the role epoch when it died (set before dead). A check
+	// that began at an epoch below it may still use the entry (the change
+	// overlapped the check); one that began at or after it may not.
+	killedAt atomic.Uint64
+}
+
+// usableSince reports whether every role entry of u may answer a check
+// that began at role epoch since: live, or killed after the check began.
+func (u *userEntry) usableSince(since uint64) bool {
+	ok := func(rs []*roleEntry) bool {
+		for _, r := range rs {
+			if r.dead.Load() && r.killedAt.Load() <= since {
+				return false
+			}
+		}
+		return true
+	}
+	if !ok(u.global) {
+		return false
+	}
+	for _, rs := range u.byScope {
+		if !ok(rs) {
+			return false
+		}
+	}
+	return true
 }
 
 // New returns an empty cache reading through load, its entries counted in
@@ -83,8 +109,8 @@ func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, er
 	if err != nil {
 		return false, err
 	}
-	// The entry is fresh for this call: its role sets were looked up
-	// after the check began, even if one has been invalidated since.
+	// Every role set of the entry was live after the check began, even
+	// if one has been invalidated since (that change overlapped the check).
 	return u.grants(scope, perm), nil
 }
 

@@ -65,6 +65,7 @@ func (c *Cache) flushLocked() {
 	c.roleEpoch.Add(1)
 	n := 0
 	c.roles.Range(func(_ string, r *roleEntry) bool {
+		r.killedAt.Store(c.roleEpoch.Load())
 		r.dead.Store(true)
 		n++
 		return true
@@ -95,7 +96,10 @@ func (c *Cache) Closed() bool { return c.closedFlag.Load() }
 // killLocked marks r dead and forgets it: from the dependents index and,
 // when fromMap, from the role map (if it is still the entry there).
 func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
-	r.dead.Store(true)
+	if !r.dead.Load() {
+		r.killedAt.Store(c.roleEpoch.Load())
+		r.dead.Store(true)
+	}
 	for _, s := range r.sources {
 		if s == r.name {
 			continue

@@ -137,11 +137,23 @@ func (s *fakeStore) inherit(role, parent string) {
 func (s *fakeStore) deleteRole(role string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.grants, role)
 	delete(s.parents, role)
 	for r, ps := range s.parents {
 		s.parents[r] = slices.DeleteFunc(ps, func(p string) bool { return p == role })
 	}
+	s.deleteGrantsAndMembersLocked(role)
+}
+
+// deleteRoleKeepLinks removes the role's grants and memberships, in one
+// step, leaving its inheritance links (a fixed chain for the model test).
+func (s *fakeStore) deleteRoleKeepLinks(role string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deleteGrantsAndMembersLocked(role)
+}
+
+func (s *fakeStore) deleteGrantsAndMembersLocked(role string) {
+	delete(s.grants, role)
 	for _, roles := range s.members {
 		delete(roles, role)
 	}
