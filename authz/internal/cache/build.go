@@ -23,13 +23,12 @@ func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
 			return nil, err
 		}
 	}
-	for !u.usableSince(since) {
-		// Each round replaces the sets killed by then with ones live after
-		// this check began; another round needs another change meanwhile.
-		var err error
-		if u, err = c.refresh(ctx, u); err != nil {
-			return nil, err
-		}
+	if !u.usableSince(since) {
+		// One round is enough: refresh keeps the sets live now and looks
+		// the others up now, all after this check began. (Looping until
+		// every set is usable could spin: an eviction kills at the current
+		// epoch, which a check begun at that epoch counts as before it.)
+		return c.refresh(ctx, u)
 	}
 	return u, nil
 }
