@@ -15,6 +15,7 @@ import (
 	"github.com/puzpuzpuz/xsync/v3"
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -42,6 +43,7 @@ type Authz struct {
 	sqliteWriters *sync.Mutex
 	refusals      *refusalBudget // how many refusals the audit log may take
 	memos         memoBudgetUse  // entries of all clients' codec memos
+	cacheBudget   *cache.Budget  // entries of all clients' decision caches
 
 	closed atomic.Bool
 	// encryptedElsewhere: running without encryption, this process saw
@@ -85,6 +87,7 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	az := &Authz{cfg: cfg, db: db, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond)}
 	az.memos.max = memoBudget
+	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
 	}
@@ -225,7 +228,7 @@ func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
 // drop is what happens to a handle leaving the client table (or Authz
 // closing): its cache stops caching, its memo gives back its entries.
 func (c *Client) drop() {
-	c.cache.detach()
+	c.cache.Close()
 	if m, ok := c.scope.Names.(*memoCodec); ok {
 		m.release()
 		// No revision check follows it any more, so it cannot learn of
@@ -245,7 +248,8 @@ func (az *Authz) newClient(key string) *Client {
 		cc := newMemoCodec(az.cipher.ForClient(raw), &az.memos)
 		scope.Names, scope.EncryptDescriptions = cc, az.cfg.EncryptDescriptions
 	}
-	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}
+	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
+	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
 	if az.cipher != nil {
 		c.scope.PlainNames = &c.plain.may
 		c.suspectPlain()

@@ -111,3 +111,11 @@ func (c *Client) explain(ctx context.Context, scope, user, permission string) (*
 	}
 	return nil, nil
 }
+
+func toSet(v []string) map[string]struct{} {
+	m := make(map[string]struct{}, len(v))
+	for _, s := range v {
+		m[s] = struct{}{}
+	}
+	return m
+}

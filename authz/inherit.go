@@ -18,9 +18,11 @@ func (c *Client) AddInheritance(ctx context.Context, role, parent string) (creat
 	if err := checkNames("role", role, "parent", parent); err != nil {
 		return false, err
 	}
-	// all: every member of role and of the roles inheriting from it may
-	// gain permissions, as with a grant.
-	return c.write(ctx, change{action: "add_inheritance", resource: inheritResource(role, parent), all: true}, func(ctx context.Context, w writer) (bool, error) {
+	// role: its effective set changes, and with it those of the roles
+	// inheriting from it (the cache drops every set built from role), as
+	// with a grant to role. The change log names role, so other replicas
+	// drop the same sets.
+	return c.write(ctx, change{action: "add_inheritance", resource: inheritResource(role, parent), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddInheritance(ctx, w.db, c.scope, role, parent)
 	})
 }
@@ -30,7 +32,7 @@ func (c *Client) DelInheritance(ctx context.Context, role, parent string) (delet
 	if err := checkNames("role", role, "parent", parent); err != nil {
 		return false, err
 	}
-	return c.write(ctx, change{action: "del_inheritance", resource: inheritResource(role, parent), all: true}, func(ctx context.Context, w writer) (bool, error) {
+	return c.write(ctx, change{action: "del_inheritance", resource: inheritResource(role, parent), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteInheritance(ctx, w.db, c.scope, role, parent)
 	})
 }

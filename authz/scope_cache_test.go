@@ -2,40 +2,57 @@ package authz
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
-// A scope part read before a membership change is never published after
-// it, and a user's invalidation drops the user's scope parts with it.
-func TestScopePartRacesInvalidation(t *testing.T) {
-	cc := newClientCache(8)
-	e := cc.store("u", cc.ticket(), nil, nil)
-	tk := cc.ticket()
-	cc.invalidateUser("other") // any membership change since the ticket
-	cc.storeScope(e, "s", tk, []string{"r"}, []string{"p"})
-	if cc.lookupScope(e, "s") != nil {
-		t.Fatal("a scope part read before a membership change was cached after it")
-	}
-	e = cc.store("u", cc.ticket(), nil, nil)
-	cc.storeScope(e, "s", cc.ticket(), []string{"r"}, []string{"p"})
-	if cc.lookupScope(e, "s") == nil {
-		t.Fatal("scope part not cached")
-	}
-	cc.invalidateAll()
-	if cc.lookupScope(e, "s") != nil {
-		t.Fatal("scope part survived a generation bump")
-	}
-	// The number of scopes cached per user stays bounded.
-	e = cc.store("u", cc.ticket(), nil, nil)
-	for i := range 3 * maxScopesPerUser {
-		cc.storeScope(e, string(rune('a'+i)), cc.ticket(), nil, nil)
-	}
-	if n := len(*e.scopes.Load()); n > maxScopesPerUser {
-		t.Fatalf("%d scopes cached for one user", n)
-	}
+// Scope names chosen by strangers (a scope from a URL) cannot grow the
+// cache: a user's entry holds only the scopes the user has memberships in,
+// read with the user, so checks in a thousand other scopes add nothing and
+// stay warm; and a warm scoped check allocates nothing. On both databases.
+func TestScopesFromURLsAddNothing(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		az := openTarget(t, target, nil)
+		c := mustClient(t, az, newKey())
+		for _, f := range []func() (bool, error){
+			func() (bool, error) { return c.AddRole(ctx, "viewer", "") },
+			func() (bool, error) { return c.AddRole(ctx, "editor", "") },
+			func() (bool, error) { return c.AddPermission(ctx, "viewer", "read") },
+			func() (bool, error) { return c.AddInheritance(ctx, "editor", "viewer") },
+			func() (bool, error) { return c.AddMembershipIn(ctx, "org-42", "alice", "editor") },
+		} {
+			if _, err := f(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ok, err := c.UserHasPermissionIn(ctx, "org-42", "alice", "read"); err != nil || !ok {
+			t.Fatalf("alice in org-42: %v %v, want true", ok, err)
+		}
+		users, roles := c.cache.Len(), c.cache.Roles()
+		for i := range 1000 {
+			scope := fmt.Sprintf("org-%d", 1000+i)
+			if ok, err := c.UserHasPermissionIn(ctx, scope, "alice", "read"); err != nil || ok {
+				t.Fatalf("alice in %s: %v %v, want false", scope, ok, err)
+			}
+			if _, warm := c.cache.Cached("alice", scope, "read"); !warm {
+				t.Fatalf("check in %s not answered from the cache", scope)
+			}
+		}
+		if u, r := c.cache.Len(), c.cache.Roles(); u != users || r != roles {
+			t.Fatalf("after checks in 1000 scopes: %d users, %d role sets cached; was %d, %d", u, r, users, roles)
+		}
+		for _, scope := range []string{"org-42", "org-7"} {
+			if n := testing.AllocsPerRun(1000, func() {
+				_, _ = c.UserHasPermissionIn(ctx, scope, "alice", "read")
+			}); n != 0 {
+				t.Fatalf("warm check in %s allocates %v times", scope, n)
+			}
+		}
+	})
 }
 
 // Checks in a scope racing scoped membership changes: once a revoke has
