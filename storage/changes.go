@@ -57,8 +57,9 @@ func changesPlainDown(ctx context.Context, db *bun.DB) error {
 
 // The change log says, for each recent revision of a namespace, what the
 // write behind it may have changed: one user's memberships (user_name),
-// one role's grants or the role itself (user_name NULL, role set: a grant,
-// a revoke, a role deleted), anything (both NULL), or nobody's
+// one role's grants, its inheritance links or the role itself (user_name
+// NULL, role set: a grant, a revoke, a parent added or removed, a role
+// deleted; replicas drop every set built from that role), anything (both NULL), or nobody's
 // permissions (user_name ”: a role added). A replica that sees another's
 // revisions reads them here and drops only the users and roles named,
 // rather than its whole cache. Only the latest ChangesKept revisions per
