@@ -104,6 +104,26 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 	}
 	checkIs(t, ca, "sara", "read", true)
 
+	// An inheritance link added elsewhere, then a revoke on the new parent:
+	// each drops only the sets built from that role (editor's), not sara's
+	// entry, and a's next check sees it.
+	cb.AddRole(ctx, "auditor", "")
+	cb.AddPermission(ctx, "auditor", "audit")
+	warm()
+	checkIs(t, ca, "sara", "audit", false)
+	cb.AddInheritance(ctx, "editor", "auditor")
+	eventually(t, time.Second, "a catches up with a link", caughtUp)
+	if ca.cache.InternUser("sara") == nil {
+		t.Fatal("a link added elsewhere dropped sara's entry, not only the role's set")
+	}
+	checkIs(t, ca, "sara", "audit", true)
+	cb.DelPermission(ctx, "auditor", "audit")
+	eventually(t, time.Second, "a catches up with a revoke on the parent", caughtUp)
+	if ca.cache.InternUser("sara") == nil {
+		t.Fatal("a revoke on a parent elsewhere dropped sara's entry, not only the role's set")
+	}
+	checkIs(t, ca, "sara", "audit", false)
+
 	// A revision with no change log entry: a flush.
 	warm()
 	err := b.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -121,7 +141,7 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 	if err := a.db.NewRaw("SELECT user_name FROM rolegate_changes WHERE ns = ?", ca.scope.NS).Scan(ctx, &logged); err != nil {
 		t.Fatal(err)
 	}
-	if len(logged) != 7 {
+	if len(logged) != 11 {
 		t.Fatalf("%d change log entries, want one per change", len(logged))
 	}
 	for _, v := range logged {
