@@ -16,6 +16,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -54,6 +55,7 @@ type Authz struct {
 	admins        adminKeys      // the closed admin plane's keys; nil in open mode
 	proxies       *middleware.TrustedProxies
 	memos         memoBudgetUse // entries of all clients' codec memos
+	cacheBudget   *cache.Budget // entries of all clients' decision caches
 
 	closed atomic.Bool
 	// encryptedElsewhere: running without encryption, this process saw
@@ -130,6 +132,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies}
 	az.memos.max = memoBudget
+	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
 	}
@@ -289,7 +292,7 @@ func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
 // drop is what happens to a handle leaving the client table (or Authz
 // closing): its cache stops caching, its memo gives back its entries.
 func (c *Client) drop() {
-	c.cache.detach()
+	c.cache.Close()
 	if m, ok := c.scope.Names.(*memoCodec); ok {
 		m.release()
 		// No revision check follows it any more, so it cannot learn of
@@ -315,7 +318,8 @@ func (az *Authz) newClient(key string) *Client {
 		cc := newMemoCodec(az.cipher.ForClient(raw), &az.memos)
 		scope.Names, scope.EncryptDescriptions = cc, az.cfg.EncryptDescriptions
 	}
-	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns), cache: newClientCache(az.cfg.CacheMaxUsers)}
+	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
+	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
 	if az.cipher != nil {
 		c.scope.PlainNames = &c.plain.may
 		c.suspectPlain()

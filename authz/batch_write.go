@@ -36,9 +36,9 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 			if rev, err = storage.RecordChange(ctx, tx, c.scope, storage.Change{All: true}); err != nil {
 				return err
 			}
-			if c.cache.revs.ours(rev) {
+			if c.revs.ours(rev) {
 				c.suspectPlain()
-				c.cache.flush()
+				c.cache.Flush()
 			}
 			// A batch may add thousands of rows: the open mode's quotas
 			// are checked on the exact count, in the same transaction.
@@ -50,8 +50,8 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 	})
 	if err != nil {
 		if rev != 0 {
-			c.cache.revs.withdraw(rev)
-			c.cache.flush()
+			c.revs.withdraw(rev)
+			c.cache.Flush()
 		}
 		if errors.Is(err, errBatchNoop) {
 			return nil
@@ -64,7 +64,7 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 		return err
 	}
 	if changed {
-		c.cache.invalidateAll()
+		c.cache.Flush()
 		if rev%storage.ChangesPruneEvery == 0 {
 			if err := storage.PruneChanges(ctx, c.az.db, c.scope.NS, rev); err != nil {
 				c.az.log.Debug("change log not pruned", "error", err)

@@ -14,9 +14,9 @@ import (
 )
 
 // A membership changed on one replica drops only that user from another
-// replica's cache (read from the change log); a grant still drops
-// everyone, a role added drops no one, and revisions without a change log
-// entry flush the cache. On both databases, with names plain and
+// replica's cache (read from the change log); a grant drops only that
+// role's permission set (its members' entries stay), a role added drops
+// no one, and revisions without a change log entry flush the cache. On both databases, with names plain and
 // encrypted; the change log never holds an encrypted name's plaintext.
 func TestRemoteChangesDropOnlyWhatChanged(t *testing.T) {
 	for _, m := range encryptModes {
@@ -51,13 +51,17 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 
 	// caughtUp: a has seen every revision b wrote.
 	caughtUp := func() bool {
+		// Under the watcher's lock: a check in progress has observed the
+		// revision but may not have dropped what it changed yet.
+		a.checking.Lock()
+		defer a.checking.Unlock()
 		revs, err := storage.Revisions(ctx, a.db, []string{ca.scope.NS})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ca.cache.revs.mu.Lock()
-		defer ca.cache.revs.mu.Unlock()
-		return ca.cache.revs.known == revs[ca.scope.NS]
+		ca.revs.mu.Lock()
+		defer ca.revs.mu.Unlock()
+		return ca.revs.known == revs[ca.scope.NS]
 	}
 	warm := func() {
 		t.Helper()
@@ -69,7 +73,7 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 			t.Fatal("a did not catch up with the store")
 		}
 		checkIs(t, ca, "sara", "edit", true)
-		if ca.cache.lookup("sara") == nil {
+		if ca.cache.InternUser("sara") == nil {
 			t.Fatal("sara's entry not cached after a check")
 		}
 	}
@@ -82,21 +86,43 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 		return err == nil && !ok
 	})
 	eventually(t, time.Second, "a catches up", caughtUp)
-	if ca.cache.lookup("sara") == nil {
+	if ca.cache.InternUser("sara") == nil {
 		t.Fatal("jack's membership changed elsewhere, and sara's entry was dropped too")
 	}
 
 	cb.AddRole(ctx, "viewer", "")
 	eventually(t, time.Second, "a catches up with a role added", caughtUp)
-	if ca.cache.lookup("sara") == nil {
+	if ca.cache.InternUser("sara") == nil {
 		t.Fatal("a role added elsewhere dropped sara's entry")
 	}
 
+	warm()
 	cb.AddPermission(ctx, "editor", "read")
-	eventually(t, time.Second, "a sees the grant", func() bool {
-		ok, err := ca.UserHasPermission(ctx, "sara", "read")
-		return err == nil && ok
-	})
+	eventually(t, time.Second, "a catches up with a grant", caughtUp)
+	if ca.cache.InternUser("sara") == nil {
+		t.Fatal("a grant elsewhere dropped sara's entry, not only the role's set")
+	}
+	checkIs(t, ca, "sara", "read", true)
+
+	// An inheritance link added elsewhere, then a revoke on the new parent:
+	// each drops only the sets built from that role (editor's), not sara's
+	// entry, and a's next check sees it.
+	cb.AddRole(ctx, "auditor", "")
+	cb.AddPermission(ctx, "auditor", "audit")
+	warm()
+	checkIs(t, ca, "sara", "audit", false)
+	cb.AddInheritance(ctx, "editor", "auditor")
+	eventually(t, time.Second, "a catches up with a link", caughtUp)
+	if ca.cache.InternUser("sara") == nil {
+		t.Fatal("a link added elsewhere dropped sara's entry, not only the role's set")
+	}
+	checkIs(t, ca, "sara", "audit", true)
+	cb.DelPermission(ctx, "auditor", "audit")
+	eventually(t, time.Second, "a catches up with a revoke on the parent", caughtUp)
+	if ca.cache.InternUser("sara") == nil {
+		t.Fatal("a revoke on a parent elsewhere dropped sara's entry, not only the role's set")
+	}
+	checkIs(t, ca, "sara", "audit", false)
 
 	// A revision with no change log entry: a flush.
 	warm()
@@ -108,14 +134,14 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 		t.Fatal(err)
 	}
 	eventually(t, time.Second, "a flushes for a revision it cannot explain", func() bool {
-		return ca.cache.lookup("sara") == nil
+		return ca.cache.InternUser("sara") == nil
 	})
 
 	var logged []*string
 	if err := a.db.NewRaw("SELECT user_name FROM rolegate_changes WHERE ns = ?", ca.scope.NS).Scan(ctx, &logged); err != nil {
 		t.Fatal(err)
 	}
-	if len(logged) != 7 {
+	if len(logged) != 11 {
 		t.Fatalf("%d change log entries, want one per change", len(logged))
 	}
 	for _, v := range logged {
@@ -140,17 +166,17 @@ func TestRevisionCheckFollowsBuildingCaches(t *testing.T) {
 		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
 		expect(t, "add_role elsewhere", true)(cb.AddRole(ctx, "editor", ""))
 		known := func() int64 {
-			ca.cache.revs.mu.Lock()
-			defer ca.cache.revs.mu.Unlock()
-			return ca.cache.revs.known
+			ca.revs.mu.Lock()
+			defer ca.revs.mu.Unlock()
+			return ca.revs.known
 		}
 		a.checkRevisions(ctx, nil)
 		if known() != 0 {
 			t.Fatalf("an idle empty cache was compared (known %d)", known())
 		}
-		ca.cache.building.Add(1) // as load does while it reads the store
+		ca.loading.Add(1) // as load does while it reads the store
 		a.checkRevisions(ctx, nil)
-		ca.cache.building.Add(-1)
+		ca.loading.Add(-1)
 		if known() != 1 {
 			t.Fatalf("a building cache was not compared (known %d, want 1)", known())
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/rolegate/rolegate/middleware"
-	"github.com/rolegate/rolegate/storage"
 )
 
 // The per-client handle is what guards ask.
@@ -17,66 +16,88 @@ var (
 // guard can hand the user to the handler without copying the string into
 // an interface; nil when the user is not cached.
 func (c *Client) InternUser(user string) *string {
-	e, ok := c.cache.users.Load(user)
-	if !ok {
-		return nil
-	}
-	return &e.user
+	return c.cache.InternUser(user)
 }
 
 // UserHasPermission reports whether the user holds the permission through
 // any role. It is answered from the decision cache: a hit takes no lock and
-// allocates nothing; a miss reads the user's grants from the store once. A
+// allocates nothing; a miss reads the user's roles from the store once
+// (and the permissions of those roles no other member brought in yet). A
 // name that could never be stored is simply not found (false, nil). When
 // the store cannot be reached and nothing fresh is cached, the error wraps
 // ErrUnavailable: callers must refuse.
 func (c *Client) UserHasPermission(ctx context.Context, user, permission string) (bool, error) {
+	// Names may come in any normalisation form; the store's are NFC. Free
+	// (no allocation) for a name that is NFC already.
 	user, permission = middleware.NormalizeName(user), middleware.NormalizeName(permission)
-	e, err := c.entry(ctx, user)
-	if e == nil {
-		return false, err
+	if ok, warm := c.cache.Cached(user, "", permission); warm {
+		return ok, nil
 	}
-	_, ok := e.perms[permission]
-	return ok, nil
+	if c.az.closed.Load() {
+		return false, ErrClosed
+	}
+	if !ValidName(user) {
+		// Validation lives on the miss path, not the hit path; a junk
+		// name is answered without the store or the cache, so junk names
+		// cannot fill memory.
+		return false, nil
+	}
+	return c.cache.Allowed(ctx, user, "", permission)
 }
 
 // UserHasRole reports whether the user is a member of the role, from the
 // same cache as UserHasPermission.
 func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, error) {
 	user, role = middleware.NormalizeName(user), middleware.NormalizeName(role)
-	e, err := c.entry(ctx, user)
-	if e == nil {
-		return false, err
+	if ok, warm := c.cache.CachedRole(user, "", role); warm {
+		return ok, nil
 	}
-	_, ok := e.roles[role]
-	return ok, nil
-}
-
-// entry is the user's cache entry: the cached one when fresh, else read
-// from the store; nil (with a nil error) for a name that cannot exist.
-func (c *Client) entry(ctx context.Context, user string) (*userEntry, error) {
-	if e := c.cache.lookup(user); e != nil {
-		return e, nil
-	}
-	return c.load(ctx, user)
-}
-
-// load is the miss path: validation lives here, not on the hit path, and
-// an invalid user name is answered without touching the store or the
-// cache, so junk names cannot fill memory.
-func (c *Client) load(ctx context.Context, user string) (*userEntry, error) {
 	if c.az.closed.Load() {
-		return nil, ErrClosed
+		return false, ErrClosed
 	}
 	if !ValidName(user) {
-		return nil, nil // not found, and not cached: junk cannot fill memory
+		// Validation lives on the miss path, not the hit path; a junk
+		// name is answered without the store or the cache, so junk names
+		// cannot fill memory.
+		return false, nil
 	}
-	c.cache.building.Add(1)
-	defer c.cache.building.Add(-1)
-	t := c.cache.ticket()
-	roles, perms, err := storage.UserGrants(ctx, c.az.db, c.scope, user)
-	if err != nil {
-		return nil, storage.Classify(err)
-	}
-	return c.cache.store(user, t, roles, perms), nil
+	return c.cache.HasRole(ctx, user, "", role)
 }
+
+// UserHasPermissionIn reports whether the user holds the permission in
+// scope: through a global membership or one in scope, inherited
+// permissions included. Answered from the decision cache like
+// UserHasPermission (a hit takes no lock and allocates nothing, whatever
+// the scope); an invalid user name is simply not found, and an invalid
+// scope name holds no membership, so only global ones count there.
+func (c *Client) UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error) {
+	scope, user, permission = middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(permission)
+	if ok, warm := c.cache.Cached(user, scope, permission); warm {
+		return ok, nil
+	}
+	if c.az.closed.Load() {
+		return false, ErrClosed
+	}
+	if !ValidName(user) {
+		return false, nil
+	}
+	return c.cache.Allowed(ctx, user, scope, permission)
+}
+
+// UserHasRoleIn reports whether the user is a member of the role globally
+// or in scope, from the same cache.
+func (c *Client) UserHasRoleIn(ctx context.Context, scope, user, role string) (bool, error) {
+	scope, user, role = middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(role)
+	if ok, warm := c.cache.CachedRole(user, scope, role); warm {
+		return ok, nil
+	}
+	if c.az.closed.Load() {
+		return false, ErrClosed
+	}
+	if !ValidName(user) {
+		return false, nil
+	}
+	return c.cache.HasRole(ctx, user, scope, role)
+}
+
+var _ middleware.ScopedChecker = (*Client)(nil)

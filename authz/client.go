@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/cipher"
@@ -22,7 +23,9 @@ type Client struct {
 	az          *Authz
 	scope       storage.Scope
 	fingerprint string
-	cache       *clientCache
+	cache       *cache.Cache
+	revs        revisions    // the store revision the cache is known to reflect
+	loading     atomic.Int32 // cache reads from the store running now (see cacheHolds)
 	used        atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
 	plain       plainNames   // with encryption on: whether plain names may be stored
 }
@@ -64,7 +67,7 @@ func (c *Client) DelRole(ctx context.Context, role string) (deleted bool, err er
 	if err := checkNames("role", role); err != nil {
 		return false, err
 	}
-	return c.write(ctx, change{action: "del_role", resource: "role:" + role, all: true}, func(ctx context.Context, w writer) (bool, error) {
+	return c.write(ctx, change{action: "del_role", resource: "role:" + role, role: role, roleDeleted: true}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteRole(ctx, w.db, c.scope, role)
 	})
 }
@@ -76,7 +79,7 @@ func (c *Client) AddPermission(ctx context.Context, role, name string) (created 
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), all: true}, func(ctx context.Context, w writer) (bool, error) {
+	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddPermission(ctx, w.db, c.scope, role, name)
 	})
 }
@@ -87,7 +90,7 @@ func (c *Client) DelPermission(ctx context.Context, role, name string) (deleted 
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return c.write(ctx, change{action: "del_permission", resource: c.grantResource(role, name), all: true}, func(ctx context.Context, w writer) (bool, error) {
+	return c.write(ctx, change{action: "del_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeletePermission(ctx, w.db, c.scope, role, name)
 	})
 }

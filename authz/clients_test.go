@@ -42,7 +42,7 @@ func TestClientHandlesAreBounded(t *testing.T) {
 	if ok, _ := first.UserHasPermission(ctx, "sara", "p"); ok {
 		t.Fatal("dropped handle answered from a stale cache")
 	}
-	if first.cache.len() != 0 {
+	if first.cache.Len() != 0 {
 		t.Fatal("dropped handle caches")
 	}
 }

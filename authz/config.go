@@ -128,9 +128,9 @@ type Config struct {
 	// when all are set. AUTH_SAMPLES_USERNAME, _PASSWORD, _API_KEY.
 	Samples samples.Config
 
-	// CacheMaxUsers bounds the users whose permissions are cached per
-	// client; the least recently used go first (200000).
-	// AUTH_CACHE_MAX_USERS.
+	// CacheMaxUsers bounds the decision cache's entries (cached users plus
+	// cached role permission sets) of all clients together; the least
+	// recently used users go first (200000). AUTH_CACHE_MAX_USERS.
 	CacheMaxUsers int
 	// MaxClients bounds the client handles kept with their caches; the
 	// least recently used go first (10000). AUTH_MAX_CLIENTS.

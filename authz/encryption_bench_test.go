@@ -249,7 +249,7 @@ func cycleWrite(ctx context.Context, c *Client, roles, i int, scattered bool) er
 
 // coldCheck evicts the user, then checks: one store read.
 func coldCheck(ctx context.Context, c *Client, ck *benchCheck) error {
-	c.cache.users.Delete(ck.user)
+	c.cache.InvalidateUser(ck.user)
 	ok, err := c.UserHasPermission(ctx, ck.user, ck.perm)
 	if err == nil && ok != ck.want {
 		err = fmt.Errorf("%s %s = %v, want %v", ck.user, ck.perm, ok, ck.want)

@@ -245,7 +245,7 @@ func TestDroppedHandleLooksForPlainNames(t *testing.T) {
 		for range 30 {
 			mustClient(t, encAZ, newKey())
 		}
-		if !enc.cache.detached.Load() {
+		if !enc.cache.Closed() {
 			t.Fatal("the handle was not dropped from the client table")
 		}
 		if !enc.plain.may.Load() {

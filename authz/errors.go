@@ -24,6 +24,9 @@ var (
 	// ErrNoClientKey: a guard or HostClient was asked for, but no host
 	// client key is configured (Config.ClientKey, AUTH_CLIENT_KEY).
 	ErrNoClientKey = errors.New("authz: no host client key: set AUTH_CLIENT_KEY (Config.ClientKey) to a UUID v4, e.g. from `go run ./examples/hostapp -new-client-key`")
+	// ErrCycle: an inheritance would make a role inherit from itself,
+	// directly or through others (HTTP 409). Nothing was stored.
+	ErrCycle = storage.ErrCycle
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
 	// ErrEncryptionRequired: this process runs without encryption, and

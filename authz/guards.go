@@ -36,6 +36,22 @@ type (
 // sets it for every guard; this option overrides it for one.
 func OnRefusal(fn RefusalFunc) GuardOption { return middleware.OnRefusal(fn) }
 
+// ScopeFromParam makes the guard check in the scope named by the URL
+// parameter name (":org" in "/orgs/:org/notes"): global memberships and
+// those in that scope count. A request whose parameter is empty is refused.
+func ScopeFromParam(name string) GuardOption {
+	return func(cfg *middleware.GuardConfig) {
+		cfg.Scope = func(c *gin.Context) string { return c.Param(name) }
+	}
+}
+
+// ScopeFromQuery is ScopeFromParam for a query parameter.
+func ScopeFromQuery(name string) GuardOption {
+	return func(cfg *middleware.GuardConfig) {
+		cfg.Scope = func(c *gin.Context) string { return c.Query(name) }
+	}
+}
+
 // RequirePermission admits users holding permission p under the host
 // client. It panics when no host client key is configured (ErrNoClientKey)
 // or p is not a valid name.
@@ -83,6 +99,9 @@ func (az *Authz) NewGuard(cfg middleware.GuardConfig, opts ...GuardOption) (gin.
 	}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = az.log
 	}
 	return middleware.NewGuard(cfg)
 }

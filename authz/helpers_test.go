@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,4 +96,23 @@ func assertList(t testing.TB, name string, got []string, err error, want ...stri
 	if err != nil || got == nil || !slices.Equal(got, want) || !slices.IsSorted(got) {
 		t.Fatalf("%s = %#v, %v; want %#v", name, got, err, want)
 	}
+}
+
+// repeatUntil runs fn over and over in a goroutine counted by wg, until
+// stop is closed or fn returns false.
+func repeatUntil(stop <-chan struct{}, wg *sync.WaitGroup, fn func() bool) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if !fn() {
+				return
+			}
+		}
+	}()
 }

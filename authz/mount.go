@@ -193,6 +193,7 @@ func restRoutes() []restRoute {
 	out = append(out, restRoleRoutes()...)
 	out = append(out, restGrantRoutes()...)
 	out = append(out, restQueryRoutes()...)
+	out = append(out, restInheritRoutes()...)
 	return append(out, restAuditRoute())
 }
 

@@ -10,8 +10,9 @@ type restGrant struct {
 
 // restMembership is the data of POST /api/membership/:user/:group.
 type restMembership struct {
-	User string `json:"user"`
-	Role string `json:"role"`
+	User  string `json:"user"`
+	Role  string `json:"role"`
+	Scope string `json:"scope,omitempty"`
 }
 
 // restNoFields is the body a grant or membership POST may carry: an empty
@@ -29,6 +30,14 @@ func restGrantRoutes() []restRoute {
 		method: http.MethodGet, path: "/api/permission/:group/:name", action: "has_permission", params: perm,
 		resource: permResource,
 		run: func(call *restCall) (int, string, any, error) {
+			effective, err := restFlag(call, "effective")
+			if err != nil {
+				return 0, "", nil, err
+			}
+			if effective {
+				ok, err := call.cl.HasEffectivePermission(call.ctx, call.args[0], call.args[1])
+				return restResultAnswer(ok, err)
+			}
 			ok, err := call.cl.HasPermission(call.ctx, call.args[0], call.args[1])
 			return restResultAnswer(ok, err)
 		},
@@ -60,6 +69,14 @@ func restGrantRoutes() []restRoute {
 		method: http.MethodGet, path: "/api/membership/:user/:group", action: "has_membership", params: member,
 		resource: memberResource,
 		run: func(call *restCall) (int, string, any, error) {
+			scope, err := restScope(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			if scope != "" {
+				ok, err := call.cl.HasMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+				return restResultAnswer(ok, err)
+			}
 			ok, err := call.cl.HasMembership(call.ctx, call.args[0], call.args[1])
 			return restResultAnswer(ok, err)
 		},
@@ -70,18 +87,36 @@ func restGrantRoutes() []restRoute {
 			if err := restReadBody(call, &restNoFields{}, "no fields"); err != nil {
 				return 0, "", nil, err
 			}
-			ok, err := call.cl.AddMembership(call.ctx, call.args[0], call.args[1])
+			scope, err := restScope(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			var ok bool
+			if scope != "" {
+				ok, err = call.cl.AddMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+			} else {
+				ok, err = call.cl.AddMembership(call.ctx, call.args[0], call.args[1])
+			}
 			if err != nil {
 				return 0, "", nil, err
 			}
 			status, msg := restCreated(ok, "membership")
-			return status, msg, restMembership{User: call.args[0], Role: call.args[1]}, nil
+			return status, msg, restMembership{User: call.args[0], Role: call.args[1], Scope: scope}, nil
 		},
 	}, {
 		method: http.MethodDelete, path: "/api/membership/:user/:group", action: "del_membership", params: member, write: true,
 		resource: memberResource,
 		run: func(call *restCall) (int, string, any, error) {
-			ok, err := call.cl.DelMembership(call.ctx, call.args[0], call.args[1])
+			scope, err := restScope(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			var ok bool
+			if scope != "" {
+				ok, err = call.cl.DelMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+			} else {
+				ok, err = call.cl.DelMembership(call.ctx, call.args[0], call.args[1])
+			}
 			if err != nil {
 				return 0, "", nil, err
 			}

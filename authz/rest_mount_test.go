@@ -313,7 +313,9 @@ func TestRESTRouteList(t *testing.T) {
 		"GET /api/membership/:user/:group", "POST /api/membership/:user/:group", "DELETE /api/membership/:user/:group",
 		"GET /api/has_permission/:user/:name", "GET /api/user_permissions/:user", "GET /api/user_roles/:user",
 		"GET /api/role_permissions/:role", "GET /api/members/:role", "GET /api/which_roles_can/:name",
-		"GET /api/which_users_can/:name", "GET /api/audit",
+		"GET /api/which_users_can/:name",
+		"POST /api/role/:role/inherits/:parent", "DELETE /api/role/:role/inherits/:parent", "GET /api/role/:role/inherits",
+		"GET /api/audit",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("routes:\n%v\nwant:\n%v", got, want)

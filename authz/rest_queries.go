@@ -22,6 +22,25 @@ func restQueryRoutes() []restRoute {
 			stream: each,
 		}
 	}
+	// withScope answers from in when the request names a scope, else as
+	// the seed did (streamed from the store).
+	withScope := func(rt restRoute, in func(call *restCall, scope string, w *restListWriter) error) restRoute {
+		plain := rt.stream
+		rt.stream = func(call *restCall, w *restListWriter) error {
+			scope, err := restScope(call)
+			if err != nil {
+				return err
+			}
+			if scope == "" {
+				return plain(call, w)
+			}
+			return in(call, scope, w)
+		}
+		return rt
+	}
+	scopedRoleKey := func(e ScopedRole) string { return e.Role }
+	scopedUserKey := func(e ScopedUser) string { return e.User }
+	nameKey := func(e restNameEntry) string { return e.Name }
 	return []restRoute{{
 		method: http.MethodGet, path: "/api/has_permission/:user/:name", action: "user_has_permission",
 		params: []restParam{{"user", "user"}, {"name", "permission"}},
@@ -29,41 +48,105 @@ func restQueryRoutes() []restRoute {
 			return "user:" + call.cl.scope.AuditName(call.args[0]) + "/" + call.cl.scope.AuditName(call.args[1])
 		},
 		run: func(call *restCall) (int, string, any, error) {
+			scope, err := restScope(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			explain, err := restFlag(call, "explain")
+			if err != nil {
+				return 0, "", nil, err
+			}
 			// The names are checked already: UserHasPermission answers
 			// impossible names with false, the REST API with 400.
-			ok, err := call.cl.UserHasPermission(call.ctx, call.args[0], call.args[1])
-			return restResultAnswer(ok, err)
+			var ok bool
+			if scope != "" {
+				ok, err = call.cl.UserHasPermissionIn(call.ctx, scope, call.args[0], call.args[1])
+			} else {
+				ok, err = call.cl.UserHasPermission(call.ctx, call.args[0], call.args[1])
+			}
+			if err != nil || !explain {
+				return restResultAnswer(ok, err)
+			}
+			out := restExplained{Result: ok}
+			if ok {
+				if out.Grant, err = call.cl.explain(call.ctx, scope, call.args[0], call.args[1]); err != nil {
+					return 0, "", nil, err
+				}
+				// Granted by the cache but no path in the store: a change
+				// landed in between; answer the store's view.
+				out.Result = out.Grant != nil
+			}
+			return http.StatusOK, "ok", out, nil
 		},
 	},
-		list("/api/user_permissions/:user", "get_user_permissions", user, userResource,
+		withScope(list("/api/user_permissions/:user", "get_user_permissions", user, userResource,
 			func(call *restCall, w *restListWriter) error {
 				return storage.EachUserPermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
 					restEachName(w, restAsName))
 			}),
-		list("/api/user_roles/:user", "get_user_roles", user, userResource,
+			func(call *restCall, scope string, w *restListWriter) error {
+				v, err := call.cl.GetUserPermissionsIn(call.ctx, scope, call.args[0])
+				if err != nil {
+					return err
+				}
+				return restEachSlice(w, call.page, restMap(v, restAsName), nameKey)
+			}),
+		withScope(list("/api/user_roles/:user", "get_user_roles", user, userResource,
 			func(call *restCall, w *restListWriter) error {
 				return storage.EachUserRole(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
 					restEachName(w, restAsRole))
 			}),
+			func(call *restCall, scope string, w *restListWriter) error {
+				v, err := call.cl.GetUserRolesIn(call.ctx, scope, call.args[0])
+				if err != nil {
+					return err
+				}
+				return restEachSlice(w, call.page, v, scopedRoleKey)
+			}),
 		list("/api/role_permissions/:role", "get_permissions", role, roleResource,
 			func(call *restCall, w *restListWriter) error {
+				effective, err := restFlag(call, "effective")
+				if err != nil {
+					return err
+				}
+				if effective {
+					v, err := call.cl.GetEffectivePermissions(call.ctx, call.args[0])
+					if err != nil {
+						return err
+					}
+					return restEachSlice(w, call.page, restMap(v, restAsName), nameKey)
+				}
 				return storage.EachRolePermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
 					restEachName(w, restAsName))
 			}),
-		list("/api/members/:role", "get_role_members", role, roleResource,
+		withScope(list("/api/members/:role", "get_role_members", role, roleResource,
 			func(call *restCall, w *restListWriter) error {
 				return storage.EachRoleMember(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
 					restEachName(w, restAsUser))
+			}),
+			func(call *restCall, scope string, w *restListWriter) error {
+				v, err := call.cl.GetRoleMembersIn(call.ctx, scope, call.args[0])
+				if err != nil {
+					return err
+				}
+				return restEachSlice(w, call.page, v, scopedUserKey)
 			}),
 		list("/api/which_roles_can/:name", "which_roles_can", perm, permResource,
 			func(call *restCall, w *restListWriter) error {
 				return storage.EachWhichRoleCan(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
 					restEachName(w, restAsRole))
 			}),
-		list("/api/which_users_can/:name", "which_users_can", perm, permResource,
+		withScope(list("/api/which_users_can/:name", "which_users_can", perm, permResource,
 			func(call *restCall, w *restListWriter) error {
 				return storage.EachWhichUserCan(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
 					restEachName(w, restAsUser))
+			}),
+			func(call *restCall, scope string, w *restListWriter) error {
+				v, err := call.cl.WhichUsersCanIn(call.ctx, scope, call.args[0])
+				if err != nil {
+					return err
+				}
+				return restEachSlice(w, call.page, v, scopedUserKey)
 			}),
 	}
 }

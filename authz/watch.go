@@ -69,7 +69,7 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 		// names only is compared always: other replicas' changes say when
 		// to stop.
 		if (only == nil || slices.Contains(only, c.scope.NS)) &&
-			(c.cache.len() > 0 || c.cache.building.Load() > 0 || c.reliesOnNoPlain()) {
+			(c.cacheHolds() || c.reliesOnNoPlain()) {
 			nss = append(nss, c.scope.NS)
 			clients[c.scope.NS] = c
 		}
@@ -88,15 +88,16 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 		return
 	}
 	for ns, c := range clients {
-		if stale, foreign := c.cache.revs.observe(revs[ns]); stale {
+		if stale, foreign := c.revs.observe(revs[ns]); stale {
 			az.dropChanged(qctx, c, revs[ns], foreign)
 		}
 	}
 }
 
 // dropChanged drops from c's cache what the foreign revisions changed,
-// according to the change log: only the users whose memberships changed,
-// when that is all they did; otherwise everything. Whatever cannot be
+// according to the change log: the users whose memberships changed, the
+// roles whose grants changed, the roles deleted (with their members);
+// everything when the log names no one. Whatever cannot be
 // read (no list, entries pruned, the store failing) flushes everything,
 // and, with encryption on, counts as plain names possibly written.
 func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign []int64) {
@@ -108,19 +109,25 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign 
 			}
 			if !ch.All {
 				for _, u := range ch.Users {
-					c.cache.invalidateUser(u)
+					c.cache.InvalidateUser(u)
 				}
-				az.log.Debug("decision cache: users changed elsewhere dropped", "client", c.fingerprint,
-					"revision", rev, "users", len(ch.Users))
+				for _, r := range ch.Roles {
+					c.cache.InvalidateRole(r)
+				}
+				for _, r := range ch.DeletedRoles {
+					c.cache.DeleteRole(r)
+				}
+				az.log.Debug("decision cache: what changed elsewhere dropped", "client", c.fingerprint,
+					"revision", rev, "users", len(ch.Users), "roles", len(ch.Roles)+len(ch.DeletedRoles))
 				return
 			}
-			c.cache.flush()
+			c.cache.Flush()
 			az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
 			return
 		}
 	}
 	c.suspectPlain()
-	c.cache.flush()
+	c.cache.Flush()
 	az.log.Debug("decision cache flushed: changes elsewhere not in the change log", "client", c.fingerprint, "revision", rev)
 }
 
@@ -145,10 +152,10 @@ func (az *Authz) checkEncryptionTurnedOn(ctx context.Context) {
 func (az *Authz) flushAll(reason string) {
 	n := 0
 	az.clients.Range(func(_ string, c *Client) bool {
-		if c.cache.len() > 0 {
+		if c.cacheHolds() {
 			n++
 		}
-		c.cache.flush()
+		c.cache.Flush()
 		return true
 	})
 	if n > 0 {

@@ -13,11 +13,12 @@ import (
 type change struct {
 	action   string
 	resource string
-	// all: the change may alter many users' permissions (a role deleted, a
-	// grant added or revoked), so the client's whole cache goes stale.
-	all bool
 	// user: only this user's permissions may change (a membership).
 	user string
+	// role: the role whose grants changed (a grant, a revoke), or that was
+	// deleted (roleDeleted), which changes its members too.
+	role        string
+	roleDeleted bool
 }
 
 // writer is what a write runs against: the transaction.
@@ -64,11 +65,11 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			// Claimed before commit, because our own NOTIFY may reach the
 			// listener before this goroutine runs again; no one else can
 			// take this revision while our transaction holds its row.
-			if c.cache.revs.ours(rev) {
+			if c.revs.ours(rev) {
 				// The bookkeeping overflowed and skipped revisions nobody
 				// has read the change log of: they may be anything.
 				c.suspectPlain()
-				c.cache.flush()
+				c.cache.Flush()
 			}
 			if ch.action[:3] == "add" {
 				if err := c.az.checkQuota(ctx, tx, c.scope.NS, rev); err != nil {
@@ -83,8 +84,8 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			// The claimed revision never happened; someone else may take
 			// the number next. Give it back, then flush: whatever the
 			// watcher skipped meanwhile is re-read.
-			c.cache.revs.withdraw(rev)
-			c.cache.flush()
+			c.revs.withdraw(rev)
+			c.cache.Flush()
 		}
 		err = storage.Classify(err)
 		c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
@@ -92,10 +93,12 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	}
 	if changed {
 		switch {
-		case ch.all:
-			c.cache.invalidateAll()
+		case ch.roleDeleted:
+			c.cache.DeleteRole(ch.role)
+		case ch.role != "":
+			c.cache.InvalidateRole(ch.role)
 		case ch.user != "":
-			c.cache.invalidateUser(ch.user)
+			c.cache.InvalidateUser(ch.user)
 		}
 		if rev%storage.ChangesPruneEvery == 0 {
 			// After commit, so the revision row is not held meanwhile. A
@@ -110,7 +113,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 
 // logged is the change as the change log records it.
 func (ch change) logged() storage.Change {
-	return storage.Change{All: ch.all, User: ch.user}
+	return storage.Change{User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted}
 }
 
 // outcome words the result of a write for the audit log.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -26,6 +27,14 @@ type UserInterner interface {
 	InternUser(user string) *string
 }
 
+// ScopedChecker is the Checker of guards that check in a scope
+// (GuardConfig.Scope): the same questions, answered for the user's global
+// memberships and those in scope.
+type ScopedChecker interface {
+	UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error)
+	UserHasRoleIn(ctx context.Context, scope, user, role string) (bool, error)
+}
+
 // ErrInvalidGuardConfig wraps every error NewGuard returns.
 var ErrInvalidGuardConfig = errors.New("invalid guard config")
 
@@ -42,6 +51,14 @@ type GuardConfig struct {
 	AllPermissions []string
 	// Role admits a user who is a member of this role.
 	Role string
+	// Scope, when set, gives the scope to check in from the request (a
+	// URL parameter, say); the Checker must then be a ScopedChecker. An
+	// empty scope refuses the request (403): a scoped route never falls
+	// back to a check without scope.
+	Scope func(c *gin.Context) string
+	// Logger, when set, gets a debug record of every refusal with the
+	// missing permission or role (and the user: never at a higher level).
+	Logger *slog.Logger
 	// OnRefusal, when set, writes the body of every refusal (401, 403,
 	// 503) in the host's own error shape; the guard still decides the
 	// status. Nil: the error envelope.
@@ -76,6 +93,9 @@ type guard struct {
 	refuse   RefusalFunc // nil: the error envelope
 	req      requirement
 	names    []string // permissions, or the one role
+	scope    func(c *gin.Context) string
+	scoped   ScopedChecker // set with scope
+	log      *slog.Logger
 }
 
 // Fixed refusal details: they never include the user, the resolver's error
@@ -110,8 +130,14 @@ func compileGuard(cfg GuardConfig) (*guard, error) {
 	if cfg.Resolver == nil {
 		return nil, fmt.Errorf("%w: nil Resolver", ErrInvalidGuardConfig)
 	}
-	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver, refuse: cfg.OnRefusal}
+	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver, refuse: cfg.OnRefusal, scope: cfg.Scope, log: cfg.Logger}
 	g.intern, _ = cfg.Checker.(UserInterner)
+	if g.scope != nil {
+		var ok bool
+		if g.scoped, ok = cfg.Checker.(ScopedChecker); !ok {
+			return nil, fmt.Errorf("%w: Scope needs a Checker that is a ScopedChecker", ErrInvalidGuardConfig)
+		}
+	}
 	set := 0
 	if cfg.AnyPermissions != nil {
 		set++
@@ -159,12 +185,27 @@ func (g *guard) serve(c *gin.Context) {
 		g.fail(c, http.StatusUnauthorized, messageUnauthorized, detailNoUser)
 		return
 	}
-	allowed, err := g.allows(c.Request.Context(), user)
+	var allowed bool
+	scope := ""
+	if g.scope != nil {
+		if scope = g.scope(c); scope != "" {
+			allowed, err = g.allowsIn(c.Request.Context(), scope, user)
+		}
+	} else {
+		allowed, err = g.allows(c.Request.Context(), user)
+	}
 	if err != nil {
 		g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthzDown)
 		return
 	}
 	if !allowed {
+		// Enabled first: the attributes would cost allocations on every
+		// refusal even with debug off.
+		if g.log != nil && g.log.Enabled(c.Request.Context(), slog.LevelDebug) {
+			g.log.LogAttrs(c.Request.Context(), slog.LevelDebug, "guard refused",
+				slog.String("user", user), slog.Any("missing", g.names),
+				slog.String("requirement", g.req.String()), slog.String("scope", scope))
+		}
 		g.fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
 		return
 	}
@@ -204,6 +245,43 @@ func (g *guard) allows(ctx context.Context, user string) (bool, error) {
 	}
 	// Unreachable for a compiled guard; refuse rather than allow.
 	return false, errors.New("guard: no requirement")
+}
+
+// allowsIn is allows in a scope.
+func (g *guard) allowsIn(ctx context.Context, scope, user string) (bool, error) {
+	switch g.req {
+	case requireRole:
+		return g.scoped.UserHasRoleIn(ctx, scope, user, g.names[0])
+	case requireAny:
+		for _, p := range g.names {
+			ok, err := g.scoped.UserHasPermissionIn(ctx, scope, user, p)
+			if err != nil || ok {
+				return ok && err == nil, err
+			}
+		}
+		return false, nil
+	case requireAll:
+		for _, p := range g.names {
+			ok, err := g.scoped.UserHasPermissionIn(ctx, scope, user, p)
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	return false, errors.New("guard: no requirement")
+}
+
+func (r requirement) String() string {
+	switch r {
+	case requireAny:
+		return "any permission of"
+	case requireAll:
+		return "all permissions of"
+	case requireRole:
+		return "role"
+	}
+	return "none"
 }
 
 // The Require... constructors follow gin's own shape for a programmer's

@@ -11,6 +11,35 @@ import (
 func init() {
 	AddMigration("20261122000100", "change log", changesUp, changesDown)
 	AddMigration("20261122000200", "change log: plain writers", changesPlainUp, changesPlainDown)
+	AddMigration("20261123091500", "change log: roles changed", changesRoleUp, changesRoleDown)
+}
+
+// role names the role whose grants a write changed (user_name is then
+// NULL, which replicas that predate the column read as "anything", so a
+// rolling upgrade stays safe); role_deleted marks the role's deletion,
+// which also changes its members.
+func changesRoleUp(ctx context.Context, db *bun.DB) error {
+	for _, q := range []string{
+		"ALTER TABLE rolegate_changes ADD COLUMN role TEXT",
+		"ALTER TABLE rolegate_changes ADD COLUMN role_deleted BOOLEAN NOT NULL DEFAULT FALSE",
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func changesRoleDown(ctx context.Context, db *bun.DB) error {
+	for _, q := range []string{
+		"ALTER TABLE rolegate_changes DROP COLUMN role_deleted",
+		"ALTER TABLE rolegate_changes DROP COLUMN role",
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // plain marks the entries of writers running without encryption: their
@@ -28,9 +57,11 @@ func changesPlainDown(ctx context.Context, db *bun.DB) error {
 
 // The change log says, for each recent revision of a namespace, what the
 // write behind it may have changed: one user's memberships (user_name),
-// anything (NULL: a grant, a revoke, a role deleted), or nobody's
-// permissions (”: a role added). A replica that sees
-// another's revisions reads them here and drops only the users named,
+// one role's grants, its inheritance links or the role itself (user_name
+// NULL, role set: a grant, a revoke, a parent added or removed, a role
+// deleted; replicas drop every set built from that role), anything (both NULL), or nobody's
+// permissions (user_name ”: a role added). A replica that sees another's
+// revisions reads them here and drops only the users and roles named,
 // rather than its whole cache. Only the latest ChangesKept revisions per
 // namespace are kept; a replica further behind flushes everything.
 const changesSchema = `CREATE TABLE IF NOT EXISTS rolegate_changes (
@@ -59,12 +90,15 @@ func changesDown(ctx context.Context, db *bun.DB) error {
 
 // Change is what a write may have changed, for the change log.
 type Change struct {
-	// All: the write may change anyone's permissions (a grant, a revoke, a
-	// role deleted).
+	// All: the write may change anyone's permissions in ways not said here.
 	All bool
-	// User: otherwise, the member whose memberships changed; empty when
-	// the write changes no one's permissions (a role added or described).
+	// User: the member whose memberships changed.
 	User string
+	// Role: the role whose grants changed (a grant, a revoke), or that was
+	// deleted when RoleDeleted. With neither User nor Role, the write
+	// changes no one's permissions (a role added or described).
+	Role        string
+	RoleDeleted bool
 }
 
 // logValue is the user_name column of the change: NULL for all, the
@@ -72,7 +106,7 @@ type Change struct {
 // (no valid name is empty).
 func (c Change) logValue(s Scope) sql.NullString {
 	switch {
-	case c.All:
+	case c.All, c.Role != "":
 		return sql.NullString{}
 	case c.User != "":
 		return sql.NullString{String: s.storedName(c.User), Valid: true}
@@ -87,24 +121,26 @@ func (c Change) logValue(s Scope) sql.NullString {
 // is locked.
 func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, error) {
 	stored, plain := ch.logValue(s), s.Names == nil
+	role := sql.NullString{String: ch.Role, Valid: ch.Role != "" && !ch.All}
+	deleted := role.Valid && ch.RoleDeleted
 	var rev int64
 	if IsPostgres(db) {
 		err := db.NewRaw(`WITH r AS (
 				INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
 				ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1
 				RETURNING revision),
-			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, plain)
-				SELECT ?, revision, ?, ? FROM r RETURNING revision)
+			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, plain, role, role_deleted)
+				SELECT ?, revision, ?, ?, ?, ? FROM r RETURNING revision)
 			SELECT c.revision FROM c, (SELECT pg_notify(?, ?)) n`,
-			s.NS, s.NS, stored, plain, ChangesChannel, s.NS).Scan(ctx, &rev)
+			s.NS, s.NS, stored, plain, role, deleted, ChangesChannel, s.NS).Scan(ctx, &rev)
 		return rev, Classify(err)
 	}
 	rev, err := BumpRevision(ctx, db, s.NS)
 	if err != nil {
 		return 0, err
 	}
-	_, err = db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, plain) VALUES (?, ?, ?, ?)",
-		s.NS, rev, stored, plain).Exec(ctx)
+	_, err = db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, plain, role, role_deleted) VALUES (?, ?, ?, ?, ?, ?)",
+		s.NS, rev, stored, plain, role, deleted).Exec(ctx)
 	return rev, Classify(err)
 }
 
@@ -124,13 +160,17 @@ type Changes struct {
 	Complete bool
 	// All: some revision may have changed anyone's permissions.
 	All bool
-	// Users: otherwise, the users whose memberships changed (plain names).
-	Users []string
+	// Users: otherwise, the users whose memberships changed (plain names);
+	// Roles the roles whose grants changed; DeletedRoles the roles deleted.
+	Users        []string
+	Roles        []string
+	DeletedRoles []string
 	// Plain: some revision was written by a process without encryption.
 	Plain bool
 }
 
-// ChangedUsers reads what the given revisions of the namespace changed.
+// ChangedUsers reads what the given revisions of the namespace changed:
+// the users and roles named.
 func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Changes, error) {
 	if len(revs) == 0 {
 		return Changes{Complete: true}, nil
@@ -139,8 +179,10 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 		Revision int64          `bun:"revision"`
 		User     sql.NullString `bun:"user_name"`
 		Plain    bool           `bun:"plain"`
+		Role     sql.NullString `bun:"role"`
+		Deleted  bool           `bun:"role_deleted"`
 	}
-	if err := db.NewRaw("SELECT revision, user_name, plain FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
+	if err := db.NewRaw("SELECT revision, user_name, plain, role, role_deleted FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
 		s.NS, bun.List(revs)).Scan(ctx, &rows); err != nil {
 		return Changes{}, Classify(err)
 	}
@@ -150,6 +192,14 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 	ch := Changes{Complete: true}
 	for _, r := range rows {
 		ch.Plain = ch.Plain || r.Plain
+		if !r.User.Valid && r.Role.Valid && r.Role.String != "" {
+			if r.Deleted {
+				ch.DeletedRoles = append(ch.DeletedRoles, r.Role.String)
+			} else {
+				ch.Roles = append(ch.Roles, r.Role.String)
+			}
+			continue
+		}
 		if ch.All || !r.User.Valid {
 			ch.All = true
 			continue
@@ -168,7 +218,7 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 		ch.Users = append(ch.Users, u)
 	}
 	if ch.All {
-		ch.Users = nil
+		ch.Users, ch.Roles, ch.DeletedRoles = nil, nil, nil
 	}
 	return ch, nil
 }

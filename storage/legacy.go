@@ -14,8 +14,9 @@ func HasEncryptedValues(ctx context.Context, db bun.IDB, prefix string) (bool, e
 	like := prefix + "%"
 	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_permissions WHERE name LIKE ?)
 		OR EXISTS (SELECT 1 FROM rolegate_memberships WHERE user_name LIKE ?)
+		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE user_name LIKE ?)
 		OR EXISTS (SELECT 1 FROM rolegate_roles WHERE description LIKE ?)
-		OR EXISTS (SELECT 1 FROM rolegate_changes WHERE user_name LIKE ?)`, like, like, like, like)
+		OR EXISTS (SELECT 1 FROM rolegate_changes WHERE user_name LIKE ?)`, like, like, like, like, like)
 }
 
 // HasPlainNames reports whether the namespace holds any permission name or
@@ -26,5 +27,7 @@ func HasEncryptedValues(ctx context.Context, db bun.IDB, prefix string) (bool, e
 func HasPlainNames(ctx context.Context, db bun.IDB, ns, prefix string) (bool, error) {
 	n := len(prefix)
 	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_permissions WHERE ns = ? AND substr(name, 1, ?) <> ?)
-		OR EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND substr(user_name, 1, ?) <> ?)`, ns, n, prefix, ns, n, prefix)
+		OR EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND substr(user_name, 1, ?) <> ?)
+		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND substr(user_name, 1, ?) <> ?)`,
+		ns, n, prefix, ns, n, prefix, ns, n, prefix)
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -85,10 +86,10 @@ func EachUserRole(ctx context.Context, db bun.IDB, s Scope, user string, w ListW
 }
 
 // EachWhichRoleCan calls fn with the roles that hold the permission,
-// window by window, sorted.
+// granted or inherited, window by window, sorted.
 func EachWhichRoleCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
-	return eachPlain(ctx, db, w, "role", "rolegate_permissions WHERE ns = ? AND name IN (?)",
-		[]any{s.NS, bun.List(s.nameForms(name))}, fn)
+	return eachPlain(ctx, db, w, "role", "(WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d) x WHERE 1 = 1",
+		[]any{s.NS, bun.List(s.nameForms(name)), s.NS}, fn)
 }
 
 // EachRolePermission calls fn with a role's permissions, window by window,
@@ -110,19 +111,22 @@ func EachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w Lis
 }
 
 // EachWhichUserCan calls fn with the users that hold the permission through
-// any role, window by window, sorted.
+// any global membership (granted to the role or inherited by it), window
+// by window, sorted.
 func EachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
 	return eachStored(ctx, db, s, w, "m.user_name", `rolegate_memberships m
-		JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
-		WHERE m.ns = ? AND p.name IN (?)`, []any{s.NS, bun.List(s.nameForms(name))}, fn)
+		WHERE m.ns = ? AND m.role IN (WITH RECURSIVE `+descendantsCTE+` SELECT role FROM d)`,
+		[]any{s.NS, s.NS, bun.List(s.nameForms(name)), s.NS}, fn)
 }
 
 // EachUserPermission calls fn with the permissions the user holds through
-// any role, window by window, sorted.
+// any global membership, inherited ones included, window by window, sorted.
 func EachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
-	return eachStored(ctx, db, s, w, "p.name", `rolegate_memberships m
-		JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
-		WHERE m.ns = ? AND m.user_name IN (?)`, []any{s.NS, bun.List(s.nameForms(user))}, fn)
+	return eachStored(ctx, db, s, w, "p.name", `rolegate_permissions p
+		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE m(role) AS (
+			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)),
+			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r)`,
+		[]any{s.NS, s.NS, bun.List(s.nameForms(user)), s.NS}, fn)
 }
 
 // byteOrder is the collation that orders and compares text in Go's byte

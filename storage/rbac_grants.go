@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -55,47 +56,78 @@ func RolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]s
 	return names(ctx, db, s, "SELECT name FROM rolegate_permissions WHERE ns = ? AND role = ?", s.NS, role)
 }
 
-// WhichRolesCan lists the roles that hold the permission.
+// descendantsCTE is the set d of roles holding a permission: those granted
+// it and, following inheritance downwards, every role inheriting from one
+// of them.
+const descendantsCTE = `d(role) AS (SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)
+	UNION SELECT p.role FROM rolegate_role_parents p JOIN d ON p.parent = d.role WHERE p.ns = ?)`
+
+// WhichRolesCan lists the roles that hold the permission, granted or
+// inherited.
 func WhichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
-	err := db.NewRaw("SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)",
-		s.NS, bun.List(s.nameForms(name))).Scan(ctx, &roles)
+	err := db.NewRaw("WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d",
+		s.NS, bun.List(s.nameForms(name)), s.NS).Scan(ctx, &roles)
 	if err != nil {
 		return nil, Classify(err)
 	}
 	return sortedUnique(roles), nil
 }
 
-// WhichUsersCan lists the users that hold the permission through any role.
+// WhichUsersCan lists the users that hold the permission through any of
+// their global memberships (the role granted it, or inheriting it).
 func WhichUsersCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
-	return names(ctx, db, s, `SELECT m.user_name FROM rolegate_memberships m
-		JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
-		WHERE m.ns = ? AND p.name IN (?)`, s.NS, bun.List(s.nameForms(name)))
+	return names(ctx, db, s, "WITH RECURSIVE "+descendantsCTE+`
+		SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)`,
+		s.NS, bun.List(s.nameForms(name)), s.NS, s.NS)
 }
 
-// UserPermissions lists the permissions a user holds through any role.
+// UserPermissions lists the permissions a user holds through any global
+// membership, inherited ones included.
 func UserPermissions(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
 	_, perms, err := UserGrants(ctx, db, s, user)
 	return perms, err
 }
 
-// UserGrants returns a user's roles and permissions in one query: what the
-// decision cache keeps for a user.
+// UserGrants returns a user's global roles and effective permissions (the
+// roles' own and inherited) in one query: what the decision cache keeps
+// for a user.
 func UserGrants(ctx context.Context, db bun.IDB, s Scope, user string) (roles, perms []string, err error) {
+	return userGrants(ctx, db, s, "SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)",
+		s.NS, bun.List(s.nameForms(user)))
+}
+
+// UserScopeGrants is UserGrants for the user's memberships in one scope
+// only (not the global ones): what the decision cache adds for a check in
+// that scope.
+func UserScopeGrants(ctx context.Context, db bun.IDB, s Scope, user, scope string) (roles, perms []string, err error) {
+	return userGrants(ctx, db, s,
+		"SELECT role FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)",
+		s.NS, scope, bun.List(s.nameForms(user)))
+}
+
+// userGrants runs the grants query over the memberships that members
+// selects (one column, role).
+func userGrants(ctx context.Context, db bun.IDB, s Scope, members string, args ...any) (roles, perms []string, err error) {
 	var rows []struct {
-		Role string         `bun:"role"`
+		Role sql.NullString `bun:"role"`
 		Name sql.NullString `bun:"name"`
 	}
-	err = db.NewRaw(`SELECT m.role, p.name FROM rolegate_memberships m
-		LEFT JOIN rolegate_permissions p ON p.ns = m.ns AND p.role = m.role
-		WHERE m.ns = ? AND m.user_name IN (?)`, s.NS, bun.List(s.nameForms(user))).Scan(ctx, &rows)
+	args = append(args, s.NS, s.NS)
+	err = db.NewRaw(`WITH RECURSIVE m(role) AS (`+members+`),
+		`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+`
+		SELECT role, CAST(NULL AS TEXT) AS name FROM m
+		UNION ALL SELECT CAST(NULL AS TEXT), p.name FROM rolegate_permissions p
+			WHERE p.ns = ? AND p.role IN (SELECT role FROM r)`, args...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, nil, Classify(err)
 	}
 	roles = make([]string, 0, 4)
 	stored := make([]string, 0, len(rows))
 	for _, r := range rows {
-		roles = append(roles, r.Role)
+		if r.Role.Valid {
+			roles = append(roles, r.Role.String)
+		}
 		if r.Name.Valid {
 			stored = append(stored, r.Name.String)
 		}

@@ -104,7 +104,7 @@ func TestConcurrentMigrations(t *testing.T) {
 		db := storagetest.OpenTarget(t, target)
 		var n int
 		if err := db.NewRaw("SELECT count(*) FROM rolegate_migrations").Scan(ctx, &n); err != nil || n != storage.MigrationCount() {
-			t.Fatalf("%d migrations recorded (%v), want each once", n, err)
+			t.Fatalf("%d migrations recorded (%v), want each of %d once", n, err, storage.MigrationCount())
 		}
 	})
 }

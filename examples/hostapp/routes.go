@@ -43,6 +43,10 @@ func newEngine(az *authz.Authz, trustedProxies []string) (*gin.Engine, error) {
 	})
 	r.GET("/notes", az.RequirePermission("read"), notes.list)
 	r.POST("/notes", az.RequirePermission("edit"), notes.create)
+	// Per-org notes: read in the org named by the URL. A membership in
+	// that org, or a global one, counts.
+	orgNotes := &orgNotes{}
+	r.GET("/orgs/:org/notes", az.RequirePermission("read", authz.ScopeFromParam("org")), orgNotes.list)
 	return r, nil
 }
 
@@ -61,6 +65,14 @@ func (s *noteStore) list(c *gin.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.JSON(http.StatusOK, gin.H{"notes": append([]note{}, s.notes...)})
+}
+
+// orgNotes is the host app's per-org notes (none yet: the example is
+// about the guard).
+type orgNotes struct{}
+
+func (orgNotes) list(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"org": c.Param("org"), "notes": []note{}})
 }
 
 func (s *noteStore) create(c *gin.Context) {

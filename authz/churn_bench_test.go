@@ -1,0 +1,182 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rolegate/rolegate/authz/internal/cache"
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// BenchmarkChurn is the churn measurement through the public
+// library API: at the medium size, checking goroutines (GOMAXPROCS of
+// them; 2 on the reference machine) check random warm users while a
+// writer adds or removes a permission of a random role at a fixed rate.
+// It reports the checks per second; compare writes-0 with writes-200.
+func BenchmarkChurn(b *testing.B) {
+	targets := map[string]func(testing.TB) storagetest.Target{
+		"sqlite": storagetest.SQLite, "postgresql": storagetest.PostgreSQL,
+	}
+	for _, db := range []string{"sqlite", "postgresql"} {
+		b.Run(db, func(b *testing.B) {
+			az := openTarget(b, targets[db](b), nil)
+			c := mustClient(b, az, newKey())
+			size := benchSizes[1]
+			d := makeBenchData(size)
+			d.load(b, c)
+			ctx := context.Background()
+			for u := range size.users { // every user warm
+				if _, err := c.UserHasPermission(ctx, fmt.Sprintf("user-%d", u), "perm-0"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			users := make([]string, size.users)
+			for u := range users {
+				users[u] = fmt.Sprintf("user-%d", u)
+			}
+			for _, rate := range []int{0, 200} {
+				b.Run(fmt.Sprintf("writes-%d", rate), func(b *testing.B) {
+					benchChurn(b, c, users, size.roles, rate)
+				})
+			}
+		})
+	}
+}
+
+func benchChurn(b *testing.B, c *Client, users []string, roles, rate int) {
+	ctx := context.Background()
+	stop := make(chan struct{})
+	var writes atomic.Int64
+	var wg sync.WaitGroup
+	if rate > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(9, 9))
+			// By deadline, not by ticker, and up to 8 writes in flight: a
+			// writer that got the CPU late, or whose store answers slowly
+			// (PostgreSQL on a busy machine), catches up, so the rate holds.
+			inflight := make(chan struct{}, 8)
+			interval := time.Second / time.Duration(rate)
+			next := time.Now()
+			for {
+				next = next.Add(interval)
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Until(next)):
+				}
+				role := fmt.Sprintf("role-%d", rng.IntN(roles))
+				add := rng.IntN(2) == 0
+				inflight <- struct{}{}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer func() { <-inflight }()
+					var err error
+					if add {
+						_, err = c.AddPermission(ctx, role, "churn")
+					} else {
+						_, err = c.DelPermission(ctx, role, "churn")
+					}
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					writes.Add(1)
+				}()
+			}
+		}()
+	}
+	var seed atomic.Uint64
+	start := time.Now()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		rng := rand.New(rand.NewPCG(seed.Add(1), 1))
+		for pb.Next() {
+			if _, err := c.UserHasPermission(ctx, users[rng.IntN(len(users))], "perm-1"); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	elapsed := time.Since(start)
+	close(stop)
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "checks/s")
+	b.ReportMetric(float64(writes.Load())/elapsed.Seconds(), "writes/s")
+}
+
+// countingLoader counts the store reads of a cache.
+type countingLoader struct {
+	cache.Loader
+	users, roles atomic.Int64
+}
+
+func (l *countingLoader) UserRoles(ctx context.Context, user string) ([]string, map[string][]string, error) {
+	l.users.Add(1)
+	return l.Loader.UserRoles(ctx, user)
+}
+
+func (l *countingLoader) RoleEffective(ctx context.Context, role string) ([]string, []string, error) {
+	l.roles.Add(1)
+	return l.Loader.RoleEffective(ctx, role)
+}
+
+// 64 goroutines checking one uncached user, released together, read the
+// store once: one read of the user's roles (their roles' sets already
+// cached by another member), and, with the roles cold too, one read per
+// role. On both databases, through the public API.
+func TestConcurrentMissesReadTheStoreOnce(t *testing.T) {
+	forEachStore(t, func(t *testing.T, az *Authz) {
+		ctx := context.Background()
+		c := mustClient(t, az, newKey())
+		for _, role := range []string{"editor", "viewer"} {
+			expect(t, "add_role", true)(c.AddRole(ctx, role, ""))
+			expect(t, "add_permission", true)(c.AddPermission(ctx, role, "p-"+role))
+			expect(t, "add_membership", true)(c.AddMembership(ctx, "sara", role))
+			expect(t, "add_membership", true)(c.AddMembership(ctx, "jack", role))
+		}
+		for _, rolesWarm := range []bool{true, false} {
+			counter := &countingLoader{Loader: storeLoader{c}}
+			az.checking.Lock() // the watcher reads c.cache under it
+			c.cache.Close()
+			c.cache = cache.New(counter, az.cacheBudget)
+			az.checking.Unlock()
+			if rolesWarm {
+				checkIs(t, c, "jack", "p-editor", true)
+				checkIs(t, c, "jack", "p-viewer", true)
+				counter.users.Store(0)
+				counter.roles.Store(0)
+			}
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			for range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					if ok, err := c.UserHasPermission(ctx, "sara", "p-viewer"); err != nil || !ok {
+						t.Errorf("UserHasPermission = %v, %v", ok, err)
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			wantRoles := int64(0)
+			if !rolesWarm {
+				wantRoles = 2
+			}
+			if u, r := counter.users.Load(), counter.roles.Load(); u != 1 || r != wantRoles {
+				t.Fatalf("roles warm %v: 64 concurrent checks of one uncached user read the store %d times for the user, %d for roles; want 1 and %d",
+					rolesWarm, u, r, wantRoles)
+			}
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package authz
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Grant is the path by which a user holds a permission: answers "why".
+type Grant struct {
+	// Membership is the role the user is a member of.
+	Membership string `json:"membership"`
+	// Scope is the scope of that membership; empty for a global one.
+	Scope string `json:"scope,omitempty"`
+	// Chain is the roles from Membership to GrantedBy, both included,
+	// each inheriting from the next; one role when no inheritance is used.
+	Chain []string `json:"chain"`
+	// GrantedBy is the role the permission is granted to.
+	GrantedBy string `json:"granted_by"`
+}
+
+// ExplainPermission returns how the user holds the permission through a
+// global membership, or nil when it does not. Of several paths it gives a
+// shortest one, preferring a global membership, then names in order.
+func (c *Client) ExplainPermission(ctx context.Context, user, permission string) (*Grant, error) {
+	if err := checkNames("user", user, "permission", permission); err != nil {
+		return nil, err
+	}
+	return c.explain(ctx, "", user, permission)
+}
+
+// ExplainPermissionIn is ExplainPermission in scope: through a global
+// membership or one in scope.
+func (c *Client) ExplainPermissionIn(ctx context.Context, scope, user, permission string) (*Grant, error) {
+	if err := checkNames("scope", scope, "user", user, "permission", permission); err != nil {
+		return nil, err
+	}
+	return c.explain(ctx, scope, user, permission)
+}
+
+// explain searches breadth first from the user's memberships upwards along
+// inheritance, to the first role granted the permission.
+func (c *Client) explain(ctx context.Context, scope, user, permission string) (*Grant, error) {
+	db := c.az.db
+	members, err := storage.UserMemberships(ctx, db, c.scope, scope, user)
+	if err != nil || len(members) == 0 {
+		return nil, err
+	}
+	granting, err := storage.RolesGranting(ctx, db, c.scope, permission)
+	if err != nil || len(granting) == 0 {
+		return nil, err
+	}
+	// Global memberships first, then scoped; by name within each.
+	slices.SortStableFunc(members, func(a, b storage.Member) int {
+		if (a.Scope == "") != (b.Scope == "") {
+			if a.Scope == "" {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	roles := make([]string, len(members))
+	for i, m := range members {
+		roles[i] = m.Name
+	}
+	edges, err := storage.EdgesFrom(ctx, db, c.scope, roles)
+	if err != nil {
+		return nil, err
+	}
+	parents := map[string][]string{}
+	for _, e := range edges {
+		parents[e.Role] = append(parents[e.Role], e.Parent)
+	}
+	for _, p := range parents {
+		slices.Sort(p)
+	}
+	grants := toSet(granting)
+	type node struct {
+		role string
+		from int // index into visited of the child it was reached from; -1 for a membership
+		via  int // index into members
+	}
+	var visited []node
+	seen := map[string]bool{}
+	for i, m := range members {
+		if !seen[m.Name] {
+			seen[m.Name] = true
+			visited = append(visited, node{role: m.Name, from: -1, via: i})
+		}
+	}
+	for i := 0; i < len(visited); i++ {
+		n := visited[i]
+		if _, ok := grants[n.role]; ok {
+			var chain []string
+			for j := i; j >= 0; j = visited[j].from {
+				chain = append(chain, visited[j].role)
+			}
+			slices.Reverse(chain)
+			m := members[n.via]
+			return &Grant{Membership: m.Name, Scope: m.Scope, Chain: chain, GrantedBy: n.role}, nil
+		}
+		for _, p := range parents[n.role] {
+			if !seen[p] {
+				seen[p] = true
+				visited = append(visited, node{role: p, from: i, via: n.via})
+			}
+		}
+	}
+	return nil, nil
+}
+
+func toSet(v []string) map[string]struct{} {
+	m := make(map[string]struct{}, len(v))
+	for _, s := range v {
+		m[s] = struct{}{}
+	}
+	return m
+}

@@ -1,0 +1,181 @@
+package cache
+
+import "context"
+
+// fresh returns an entry for user whose role sets were all live when
+// looked up: the cached one, refreshed where an invalidation reached its
+// roles, or one built from the store.
+//
+// An entry shared through a user build that began before this check may
+// hold role sets invalidated before this check began (the user's epoch
+// does not move on a grant): those are looked up again, so the answer
+// never predates a change that completed before the check started.
+func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
+	since := c.roleEpoch.Load()
+	u, ok := c.users.Load(user)
+	if !ok {
+		epoch := c.userEpoch.Load()
+		var err error
+		u, err = c.userFlights.do(ctx, user, epoch, func() (*userEntry, error) {
+			return c.buildUser(ctx, user, epoch)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !u.usableSince(since) {
+		// One round is enough: refresh keeps the sets live now and looks
+		// the others up now, all after this check began. (Looping until
+		// every set is usable could spin: an eviction kills at the current
+		// epoch, which a check begun at that epoch counts as before it.)
+		return c.refresh(ctx, u)
+	}
+	return u, nil
+}
+
+// buildUser reads the user's roles, looks up (or builds) each role's set,
+// and publishes the entry unless a user invalidation happened since epoch
+// was read.
+func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*userEntry, error) {
+	c.building.Add(1)
+	defer c.building.Add(-1)
+	global, byScope, err := c.load.UserRoles(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	u := &userEntry{name: user}
+	if u.global, err = c.roleEntries(ctx, global); err != nil {
+		return nil, err
+	}
+	if len(byScope) > 0 {
+		u.byScope = make(map[string][]*roleEntry, len(byScope))
+		for s, names := range byScope {
+			if u.byScope[s], err = c.roleEntries(ctx, names); err != nil {
+				return nil, err
+			}
+		}
+	}
+	u.used.Store(c.budget.clock.Load())
+	c.mu.Lock()
+	published := !c.closed && c.userEpoch.Load() == epoch
+	if published {
+		if _, had := c.users.LoadAndStore(user, u); had {
+			published = false // replaced, not added: the budget count stays
+		}
+	}
+	c.mu.Unlock()
+	if published {
+		c.budget.add(1)
+	}
+	return u, nil
+}
+
+// refresh replaces the dead role entries of u with live ones, and
+// publishes the result in u's place unless u was dropped meanwhile.
+func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
+	n := &userEntry{name: u.name}
+	var err error
+	if n.global, err = c.refreshed(ctx, u.global); err != nil {
+		return nil, err
+	}
+	if u.byScope != nil {
+		n.byScope = make(map[string][]*roleEntry, len(u.byScope))
+		for s, rs := range u.byScope {
+			if n.byScope[s], err = c.refreshed(ctx, rs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	n.used.Store(u.used.Load())
+	c.mu.Lock()
+	if !c.closed {
+		// Only in u's place: a user invalidation that dropped u must not
+		// see it come back.
+		c.users.Compute(u.name, func(old *userEntry, loaded bool) (*userEntry, bool) {
+			if loaded && old == u {
+				return n, false
+			}
+			return old, !loaded
+		})
+	}
+	c.mu.Unlock()
+	return n, nil
+}
+
+func (c *Cache) refreshed(ctx context.Context, rs []*roleEntry) ([]*roleEntry, error) {
+	out := make([]*roleEntry, len(rs))
+	for i, r := range rs {
+		if !r.dead.Load() {
+			out[i] = r
+			continue
+		}
+		var err error
+		if out[i], err = c.role(ctx, r.name); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (c *Cache) roleEntries(ctx context.Context, names []string) ([]*roleEntry, error) {
+	out := make([]*roleEntry, len(names))
+	for i, name := range names {
+		var err error
+		if out[i], err = c.role(ctx, name); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// role returns the role's live entry, building it when missing or dead.
+func (c *Cache) role(ctx context.Context, name string) (*roleEntry, error) {
+	if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
+		return r, nil
+	}
+	epoch := c.roleEpoch.Load()
+	return c.roleFlights.do(ctx, name, epoch, func() (*roleEntry, error) {
+		return c.buildRole(ctx, name, epoch)
+	})
+}
+
+// buildRole reads the role's effective set and publishes it unless a role
+// invalidation happened since epoch was read. An entry not published is
+// born dead: whoever holds it uses it for the check at hand only.
+func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*roleEntry, error) {
+	c.building.Add(1)
+	defer c.building.Add(-1)
+	perms, sources, err := c.load.RoleEffective(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	r := &roleEntry{name: name, perms: make(map[string]struct{}, len(perms)), sources: sources}
+	for _, p := range perms {
+		r.perms[p] = struct{}{}
+	}
+	c.mu.Lock()
+	published := !c.closed && c.roleEpoch.Load() == epoch
+	added := false
+	if published {
+		if old, had := c.roles.LoadAndStore(name, r); had {
+			c.killLocked(old, false)
+		} else {
+			added = true
+		}
+		for _, s := range sources {
+			if s != name {
+				c.dependents[s] = append(c.dependents[s], r)
+			}
+		}
+	} else {
+		// Some invalidation moved the epoch past the one this build read
+		// under: it died then, at the latest.
+		r.killedAt.Store(epoch + 1)
+		r.dead.Store(true)
+	}
+	c.mu.Unlock()
+	if added {
+		c.budget.add(1)
+	}
+	return r, nil
+}

@@ -1,0 +1,242 @@
+package cache
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/puzpuzpuz/xsync/v3"
+)
+
+// Cache is the decision cache of one client. Its methods are safe for
+// concurrent use.
+type Cache struct {
+	load   Loader
+	budget *Budget
+	users  *xsync.MapOf[string, *userEntry]
+	roles  *xsync.MapOf[string, *roleEntry]
+
+	// mu orders publishing against invalidating: a build compares its
+	// ticket with the epoch and publishes under mu, and an invalidation
+	// bumps the epoch and drops entries under mu, so a build that read the
+	// store before an invalidation can never publish after it. The hit
+	// path never takes it.
+	mu        sync.Mutex
+	userEpoch atomic.Uint64 // bumped (under mu) by every user invalidation
+	roleEpoch atomic.Uint64 // bumped (under mu) by every role invalidation
+	// dependents: for a role R, the cached role entries built from R
+	// other than R's own (with inheritance: R's descendants), so a change
+	// to R drops them too. Guarded by mu.
+	dependents map[string][]*roleEntry
+	closed     bool // guarded by mu; also read lock-free through closedFlag
+	closedFlag atomic.Bool
+
+	userFlights flights[*userEntry]
+	roleFlights flights[*roleEntry]
+	// building counts the builds reading the store now (see Building).
+	building atomic.Int32
+}
+
+// userEntry is one user's roles. Immutable once published: a refresh
+// publishes a new entry.
+type userEntry struct {
+	name    string // the map key, kept so guards can point at it (InternUser)
+	global  []*roleEntry
+	byScope map[string][]*roleEntry // nil when no scoped role
+	used    atomic.Uint32           // the budget's clock at the last use
+}
+
+// roleEntry is one role's effective permission set, shared by its members.
+type roleEntry struct {
+	name    string
+	perms   map[string]struct{}
+	sources []string // roles the set was built from, name included
+	// dead: an invalidation reached this entry (or it was never
+	// published); users pointing at it must look the role up again.
+	dead atomic.Bool
+	// killedAt: the role epoch when it died (set before dead). A check
+	// that began at an epoch below it may still use the entry (the change
+	// overlapped the check); one that began at or after it may not.
+	killedAt atomic.Uint64
+}
+
+// usableSince reports whether every role entry of u may answer a check
+// that began at role epoch since: live, or killed after the check began.
+func (u *userEntry) usableSince(since uint64) bool {
+	ok := func(rs []*roleEntry) bool {
+		for _, r := range rs {
+			if r.dead.Load() && r.killedAt.Load() <= since {
+				return false
+			}
+		}
+		return true
+	}
+	if !ok(u.global) {
+		return false
+	}
+	for _, rs := range u.byScope {
+		if !ok(rs) {
+			return false
+		}
+	}
+	return true
+}
+
+// New returns an empty cache reading through load, its entries counted in
+// budget.
+func New(load Loader, budget *Budget) *Cache {
+	c := &Cache{
+		load:   load,
+		budget: budget,
+		users:  xsync.NewMapOf[string, *userEntry](),
+		roles:  xsync.NewMapOf[string, *roleEntry](),
+
+		dependents: map[string][]*roleEntry{},
+	}
+	budget.register(c)
+	return c
+}
+
+// Allowed reports whether the user holds perm through a global role or,
+// when scope is not empty, through a role held in that scope. A warm user
+// is answered without a lock or an allocation; a miss reads the store
+// through the Loader (once for concurrent misses of one key).
+func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, error) {
+	if allowed, warm := c.Cached(user, scope, perm); warm {
+		return allowed, nil
+	}
+	u, err := c.fresh(ctx, user)
+	if err != nil {
+		return false, err
+	}
+	// Every role set of the entry was live after the check began, even
+	// if one has been invalidated since (that change overlapped the check).
+	return u.grants(scope, perm), nil
+}
+
+// Cached is Allowed's hit path alone: warm is false when the answer needs
+// the store (the user is not cached, or a role set it needs was dropped).
+// For callers that do their own checks before a miss.
+func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
+	if u, ok := c.users.Load(user); ok {
+		if allowed, fresh := u.allowed(scope, perm); fresh {
+			c.touch(u)
+			return allowed, true
+		}
+	}
+	return false, false
+}
+
+// CachedRole is HasRole's hit path alone; warm is false when the user is
+// not cached.
+func (c *Cache) CachedRole(user, scope, role string) (has, warm bool) {
+	u, ok := c.users.Load(user)
+	if !ok {
+		return false, false
+	}
+	c.touch(u)
+	return u.hasRole(scope, role), true
+}
+
+// HasRole reports whether the user holds role globally or, when scope is
+// not empty, in that scope; from the same entries as Allowed.
+func (c *Cache) HasRole(ctx context.Context, user, scope, role string) (bool, error) {
+	// Membership is the user entry's own data: a dead role entry still
+	// names a role the user holds.
+	if has, warm := c.CachedRole(user, scope, role); warm {
+		return has, nil
+	}
+	u, err := c.fresh(ctx, user)
+	if err != nil {
+		return false, err
+	}
+	return u.hasRole(scope, role), nil
+}
+
+// InternUser points at the user's name inside its cache entry, so that a
+// guard can hand the user on without copying the string into an
+// interface; nil when the user is not cached.
+func (c *Cache) InternUser(user string) *string {
+	u, ok := c.users.Load(user)
+	if !ok {
+		return nil
+	}
+	return &u.name
+}
+
+// allowed answers from the entry; fresh is false when a role entry it
+// needed was invalidated (the answer is then not to be trusted).
+func (u *userEntry) allowed(scope, perm string) (allowed, fresh bool) {
+	for _, r := range u.global {
+		if r.dead.Load() {
+			return false, false
+		}
+		if _, ok := r.perms[perm]; ok {
+			return true, true
+		}
+	}
+	if scope != "" {
+		for _, r := range u.byScope[scope] {
+			if r.dead.Load() {
+				return false, false
+			}
+			if _, ok := r.perms[perm]; ok {
+				return true, true
+			}
+		}
+	}
+	return false, true
+}
+
+// grants answers from the entry as it is, dead role entries included.
+func (u *userEntry) grants(scope, perm string) bool {
+	for _, r := range u.global {
+		if _, ok := r.perms[perm]; ok {
+			return true
+		}
+	}
+	if scope != "" {
+		for _, r := range u.byScope[scope] {
+			if _, ok := r.perms[perm]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (u *userEntry) hasRole(scope, role string) bool {
+	for _, r := range u.global {
+		if r.name == role {
+			return true
+		}
+	}
+	if scope != "" {
+		for _, r := range u.byScope[scope] {
+			if r.name == role {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// touch records a use for the budget's eviction. It writes only when the
+// clock moved, so cores checking one user do not fight over its line.
+func (c *Cache) touch(u *userEntry) {
+	if now := c.budget.clock.Load(); u.used.Load() != now {
+		u.used.Store(now)
+	}
+}
+
+// Len is the number of users cached.
+func (c *Cache) Len() int { return c.users.Size() }
+
+// Roles is the number of role sets cached.
+func (c *Cache) Roles() int { return c.roles.Size() }
+
+// Building is the number of builds reading the store right now. A caller
+// that follows other replicas' changes must keep following a cache that is
+// empty but building, or a build that read before a change could publish
+// after it unnoticed.
+func (c *Cache) Building() int { return int(c.building.Load()) }

@@ -1,0 +1,27 @@
+// Package cache is rolegate's decision cache: per client, what each user
+// may do, built from the store on first use and dropped when a change makes
+// it stale.
+//
+// It keeps two kinds of entries per client:
+//   - per user, their roles: global ones, and per scope the roles held in
+//     that scope only;
+//   - per role, its effective permission set (its own grants plus what it
+//     inherits), shared by every member of the role, so a cached user costs
+//     a name and a few pointers.
+//
+// A grant or revoke on a role drops every cached role set built from that
+// role (itself, and with inheritance the roles inheriting from it); a
+// membership change drops that user; a flush drops the client. Concurrent
+// misses for one key read the store once, and one Budget bounds the
+// entries of all clients together.
+//
+// The warm check (Cache.Allowed, Cache.HasRole) takes no lock and
+// allocates nothing: a lock-free map load, then per role of the user an
+// atomic load and a map lookup.
+//
+// Staleness: every build takes a ticket (an epoch) before it reads the
+// store, and publishes only if no invalidation of its kind happened since;
+// a role entry that an invalidation reaches is marked dead, so the users
+// pointing at it refresh it on their next check. The store is read through
+// the Loader interface, so the tests need no database.
+package cache

@@ -1,0 +1,139 @@
+package cache
+
+import "slices"
+
+// InvalidateRole drops every cached role set built from role: its own and,
+// with inheritance, those of the roles inheriting from it. Call it after a
+// grant or revoke on role (or a change to its inheritance links) is
+// committed. Users keep their entries; their next check looks the role up
+// again.
+func (c *Cache) InvalidateRole(role string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.invalidateRoleLocked(role)
+}
+
+func (c *Cache) invalidateRoleLocked(role string) {
+	c.roleEpoch.Add(1)
+	if r, ok := c.roles.Load(role); ok {
+		c.killLocked(r, true)
+	}
+	deps := c.dependents[role]
+	delete(c.dependents, role) // first: killLocked edits the index in place
+	for _, r := range deps {
+		c.killLocked(r, true)
+	}
+}
+
+// DeleteRole is InvalidateRole for a role deleted: its members' entries,
+// which name it, are dropped too.
+func (c *Cache) DeleteRole(role string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.invalidateRoleLocked(role)
+	c.userEpoch.Add(1)
+	c.users.Range(func(name string, u *userEntry) bool {
+		if u.mentions(role) {
+			c.users.Delete(name)
+			c.budget.add(-1)
+		}
+		return true
+	})
+}
+
+// InvalidateUser drops the user's entry: call it after a change to the
+// user's memberships is committed.
+func (c *Cache) InvalidateUser(user string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.userEpoch.Add(1)
+	if _, had := c.users.LoadAndDelete(user); had {
+		c.budget.add(-1)
+	}
+}
+
+// Flush drops everything: used when the cache can no longer trust what it
+// holds (a lost listener, changes it cannot explain).
+func (c *Cache) Flush() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.flushLocked()
+}
+
+func (c *Cache) flushLocked() {
+	c.userEpoch.Add(1)
+	c.roleEpoch.Add(1)
+	n := 0
+	c.roles.Range(func(_ string, r *roleEntry) bool {
+		r.killedAt.Store(c.roleEpoch.Load())
+		r.dead.Store(true)
+		n++
+		return true
+	})
+	c.roles.Clear()
+	n += c.users.Size()
+	c.users.Clear()
+	clear(c.dependents)
+	c.budget.add(-int64(n))
+}
+
+// Close stops caching for good and gives the cache's entries back to the
+// budget: from then on every check reads the store. Used when nothing
+// keeps the cache right any more (its client was dropped, or rolegate
+// closed).
+func (c *Cache) Close() {
+	c.mu.Lock()
+	c.closed = true
+	c.closedFlag.Store(true)
+	c.flushLocked()
+	c.mu.Unlock()
+	c.budget.unregister(c)
+}
+
+// Closed reports whether Close was called.
+func (c *Cache) Closed() bool { return c.closedFlag.Load() }
+
+// killLocked marks r dead and forgets it: from the dependents index and,
+// when fromMap, from the role map (if it is still the entry there).
+func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
+	if !r.dead.Load() {
+		r.killedAt.Store(c.roleEpoch.Load())
+		r.dead.Store(true)
+	}
+	for _, s := range r.sources {
+		if s == r.name {
+			continue
+		}
+		deps := slices.DeleteFunc(c.dependents[s], func(d *roleEntry) bool { return d == r })
+		if len(deps) == 0 {
+			delete(c.dependents, s)
+		} else {
+			c.dependents[s] = deps
+		}
+	}
+	if fromMap {
+		deleted := false
+		c.roles.Compute(r.name, func(old *roleEntry, loaded bool) (*roleEntry, bool) {
+			deleted = loaded && old == r // delete only r itself
+			return old, !loaded || deleted
+		})
+		if deleted {
+			c.budget.add(-1)
+		}
+	}
+}
+
+// mentions reports whether the entry names role, in any scope.
+func (u *userEntry) mentions(role string) bool {
+	if u.hasRole("", role) {
+		return true
+	}
+	for _, rs := range u.byScope {
+		for _, r := range rs {
+			if r.name == role {
+				return true
+			}
+		}
+	}
+	return false
+}

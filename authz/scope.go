@@ -1,0 +1,143 @@
+package authz
+
+import (
+	"context"
+
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Scoped memberships: a membership may hold in one scope only (a tenant,
+// an org, a project: any valid name); a global membership (AddMembership)
+// holds in every scope. The methods ending in In answer for one scope:
+// they count the global memberships and those in that scope. The methods
+// without a scope count global memberships only, as they always did.
+
+// ScopedRole is an entry of GetUserRolesIn: Scope is empty for a global
+// membership.
+type ScopedRole struct {
+	Role  string `json:"role"`
+	Scope string `json:"scope,omitempty"`
+}
+
+// ScopedUser is an entry of GetRoleMembersIn and WhichUsersCanIn: Scope is
+// empty when a global membership is what counts.
+type ScopedUser struct {
+	User  string `json:"user"`
+	Scope string `json:"scope,omitempty"`
+}
+
+// AddMembershipIn makes user a member of role in scope only;
+// ErrRoleNotFound when the role does not exist.
+func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) (created bool, err error) {
+	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.AddScopedMembership(ctx, w.db, c.scope, scope, user, role)
+	})
+}
+
+// DelMembershipIn removes user's membership of role in scope; a global
+// membership stays.
+func (c *Client) DelMembershipIn(ctx context.Context, scope, user, role string) (deleted bool, err error) {
+	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
+		return false, err
+	}
+	return c.write(ctx, change{action: "del_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+		return storage.DeleteScopedMembership(ctx, w.db, c.scope, scope, user, role)
+	})
+}
+
+// HasMembershipIn reports whether user is a member of role globally or in
+// scope.
+func (c *Client) HasMembershipIn(ctx context.Context, scope, user, role string) (bool, error) {
+	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
+		return false, err
+	}
+	return storage.HasMembershipIn(ctx, c.az.db, c.scope, scope, user, role)
+}
+
+// GetUserRolesIn lists user's roles globally and in scope.
+func (c *Client) GetUserRolesIn(ctx context.Context, scope, user string) ([]ScopedRole, error) {
+	if err := checkNames("scope", scope, "user", user); err != nil {
+		return nil, err
+	}
+	m, err := storage.UserRolesIn(ctx, c.az.db, c.scope, scope, user)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ScopedRole, len(m))
+	for i, e := range m {
+		out[i] = ScopedRole{Role: e.Name, Scope: e.Scope}
+	}
+	return out, nil
+}
+
+// GetUserPermissionsIn lists the permissions user holds in scope: through
+// global memberships and those in scope, inherited ones included.
+func (c *Client) GetUserPermissionsIn(ctx context.Context, scope, user string) ([]string, error) {
+	if err := checkNames("scope", scope, "user", user); err != nil {
+		return nil, err
+	}
+	_, global, err := storage.UserGrants(ctx, c.az.db, c.scope, user)
+	if err != nil {
+		return nil, err
+	}
+	_, scoped, err := storage.UserScopeGrants(ctx, c.az.db, c.scope, user, scope)
+	if err != nil {
+		return nil, err
+	}
+	return mergeSorted(global, scoped), nil
+}
+
+// GetRoleMembersIn lists role's members globally and in scope;
+// ErrRoleNotFound when it does not exist.
+func (c *Client) GetRoleMembersIn(ctx context.Context, scope, role string) ([]ScopedUser, error) {
+	if err := checkNames("scope", scope, "role", role); err != nil {
+		return nil, err
+	}
+	m, err := storage.RoleMembersIn(ctx, c.az.db, c.scope, scope, role)
+	return scopedUsers(m), err
+}
+
+// WhichUsersCanIn lists the users holding the permission in scope, one
+// entry per user: without Scope when a global membership grants it.
+func (c *Client) WhichUsersCanIn(ctx context.Context, scope, name string) ([]ScopedUser, error) {
+	if err := checkNames("scope", scope, "permission", name); err != nil {
+		return nil, err
+	}
+	m, err := storage.WhichUsersCanIn(ctx, c.az.db, c.scope, scope, name)
+	return scopedUsers(m), err
+}
+
+func scopedUsers(m []storage.Member) []ScopedUser {
+	out := make([]ScopedUser, len(m))
+	for i, e := range m {
+		out[i] = ScopedUser{User: e.Name, Scope: e.Scope}
+	}
+	return out
+}
+
+func (c *Client) scopedMemberResource(scope, user, role string) string {
+	return c.memberResource(user, role) + "@" + scope
+}
+
+// mergeSorted merges two sorted, deduplicated lists into one.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}

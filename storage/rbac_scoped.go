@@ -1,0 +1,150 @@
+package storage
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// Scoped memberships: a membership that holds in one scope only (a tenant,
+// an org, a project). The reads here that take a scope answer for the
+// global memberships and those in that scope together; the seed's
+// functions (UserRoles, RoleMembers, WhichUsersCan, ...) answer for the
+// global ones only.
+
+// Member is one entry of a list that mixes global and scoped memberships:
+// Name is a role or a user, Scope is empty for a global membership.
+type Member struct {
+	Name  string
+	Scope string
+}
+
+// AddScopedMembership makes the user a member of the role in scope;
+// ErrRoleNotFound when the role does not exist.
+func AddScopedMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (created bool, err error) {
+	if err := requireRole(ctx, db, s, role); err != nil {
+		return false, err
+	}
+	if s.mayHoldPlain() {
+		res, err := db.NewRaw(`INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role)
+			SELECT ?, ?, ?, ? WHERE NOT EXISTS (
+				SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name = ?)
+			ON CONFLICT (ns, user_name, scope, role) DO NOTHING`,
+			s.NS, scope, s.storedName(user), role, s.NS, scope, role, user).Exec(ctx)
+		return affected(res, err)
+	}
+	res, err := db.NewRaw(`INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) VALUES (?, ?, ?, ?)
+		ON CONFLICT (ns, user_name, scope, role) DO NOTHING`, s.NS, scope, s.storedName(user), role).Exec(ctx)
+	return affected(res, err)
+}
+
+// DeleteScopedMembership removes the user's membership of the role in
+// scope (a global membership stays).
+func DeleteScopedMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (deleted bool, err error) {
+	res, err := db.NewRaw("DELETE FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?)",
+		s.NS, scope, role, bun.List(s.nameForms(user))).Exec(ctx)
+	return affected(res, err)
+}
+
+// HasMembershipIn reports whether the user is a member of the role
+// globally or in scope.
+func HasMembershipIn(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (bool, error) {
+	forms := bun.List(s.nameForms(user))
+	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?))
+		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?))`,
+		s.NS, role, forms, s.NS, scope, role, forms)
+}
+
+// UserRolesIn lists the user's roles globally and in scope.
+func UserRolesIn(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
+	var rows []memberRow
+	forms := bun.List(s.nameForms(user))
+	err := db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
+		UNION ALL SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)`,
+		s.NS, forms, s.NS, scope, forms).Scan(ctx, &rows)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return sortedMembers(rows, nil)
+}
+
+// RoleMembersIn lists the role's members globally and in scope;
+// ErrRoleNotFound when the role does not exist.
+func RoleMembersIn(ctx context.Context, db bun.IDB, s Scope, scope, role string) ([]Member, error) {
+	if err := requireRole(ctx, db, s, role); err != nil {
+		return nil, err
+	}
+	var rows []memberRow
+	err := db.NewRaw(`SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role = ?
+		UNION ALL SELECT user_name, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ?`,
+		s.NS, role, s.NS, scope, role).Scan(ctx, &rows)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return sortedMembers(rows, s.plainName)
+}
+
+// WhichUsersCanIn lists the users holding the permission in scope: through
+// a global membership (Scope empty) or, for the others, through a
+// membership in scope (Scope set).
+func WhichUsersCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string) ([]Member, error) {
+	var rows []memberRow
+	err := db.NewRaw("WITH RECURSIVE "+descendantsCTE+`
+		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
+		UNION ALL SELECT user_name, scope FROM rolegate_scoped_memberships
+			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d)`,
+		s.NS, bun.List(s.nameForms(name)), s.NS, s.NS, s.NS, scope).Scan(ctx, &rows)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	all, err := sortedMembers(rows, s.plainName)
+	if err != nil {
+		return nil, err
+	}
+	// One entry per user: the global one when there is one (it sorts first).
+	return slices.CompactFunc(all, func(a, b Member) bool { return a.Name == b.Name }), nil
+}
+
+// UserMemberships lists the user's memberships globally and in scope
+// (scope empty: global only), for explaining a decision.
+func UserMemberships(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
+	if scope == "" {
+		roles, err := UserRoles(ctx, db, s, user)
+		out := make([]Member, len(roles))
+		for i, r := range roles {
+			out[i] = Member{Name: r}
+		}
+		return out, err
+	}
+	return UserRolesIn(ctx, db, s, scope, user)
+}
+
+type memberRow struct {
+	Name  string `bun:"name"`
+	Scope string `bun:"scope"`
+}
+
+// sortedMembers decodes the names (when plain is set), sorts by name then
+// scope (global first) and deduplicates.
+func sortedMembers(rows []memberRow, plain func(string) (string, error)) ([]Member, error) {
+	out := make([]Member, 0, len(rows))
+	for _, r := range rows {
+		n := r.Name
+		if plain != nil {
+			var err error
+			if n, err = plain(n); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, Member{Name: n, Scope: r.Scope})
+	}
+	slices.SortFunc(out, func(a, b Member) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Scope, b.Scope)
+	})
+	return slices.Compact(out), nil
+}
