@@ -1,8 +1,4 @@
-//go:build enginev2
-
-// Batch and policy tests that need the decision engine v2 (inheritance and
-// scoped memberships): run with -tags enginev2 once it is merged and the
-// hooks in policy_engine.go call it.
+// Batch and policy tests of role inheritance and scoped memberships.
 
 package authz
 

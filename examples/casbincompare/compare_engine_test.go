@@ -1,9 +1,7 @@
-//go:build enginev2
-
 package casbincompare
 
-// These need rolegate's decision engine v2 (role inheritance, scoped
-// memberships). Run with -tags enginev2 once it is merged.
+// Models with role hierarchies and domains (role inheritance, scoped
+// memberships).
 
 import (
 	"encoding/json"

@@ -6,8 +6,6 @@
 //
 //	cd examples/casbincompare && go test ./...
 //
-// The tests of models with role hierarchies and domains need rolegate's
-// decision engine v2 and carry the build tag enginev2:
-//
-//	go test -tags enginev2 ./...
+// The models with role hierarchies and domains use role inheritance and
+// scoped memberships.
 package casbincompare

@@ -1,11 +1,5 @@
-//go:build enginev2
-
-// Tests that need rolegate's decision engine v2 (role inheritance, scoped
-// memberships, ?explain=true). Run them once it is merged:
-//
-//	go test -tags enginev2 ./examples/rolegatectl
-//
-// Each first asserts that the server documents the feature, so none can
+// Tests of role inheritance, scoped memberships and ?explain=true through
+// the command line. Each first asserts that the server documents the feature, so none can
 // pass against a server without it.
 
 package main
