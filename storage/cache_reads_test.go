@@ -1,0 +1,68 @@
+package storage_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// What the decision cache reads, on both databases: a role's effective
+// permissions with the roles they come from, and a user's roles globally
+// and per scope held.
+func TestCacheReads(t *testing.T) {
+	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := storage.Scope{NS: storage.NamespaceOf("k1")}
+		must := func(_ bool, err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, r := range []string{"viewer", "editor", "admin", "other"} {
+			must(storage.AddRole(ctx, db, s, r, ""))
+		}
+		must(storage.AddPermission(ctx, db, s, "viewer", "read"))
+		must(storage.AddPermission(ctx, db, s, "editor", "edit"))
+		must(storage.AddPermission(ctx, db, s, "editor", "read"))
+		must(storage.AddPermission(ctx, db, s, "admin", "manage"))
+		for _, l := range [][2]string{{"editor", "viewer"}, {"admin", "editor"}} {
+			must(storage.AddInheritance(ctx, db, s, l[0], l[1]))
+		}
+		for _, c := range []struct {
+			role           string
+			perms, sources []string
+		}{
+			{"admin", []string{"edit", "manage", "read"}, []string{"admin", "editor", "viewer"}},
+			{"editor", []string{"edit", "read"}, []string{"editor", "viewer"}},
+			{"viewer", []string{"read"}, []string{"viewer"}},
+			{"other", []string{}, []string{"other"}},
+			{"ghost", []string{}, []string{"ghost"}}, // no such role: no permissions
+		} {
+			perms, sources, err := storage.RoleEffective(ctx, db, s, c.role)
+			if err != nil || !slices.Equal(perms, c.perms) || !slices.Equal(sources, c.sources) {
+				t.Fatalf("RoleEffective(%s) = %v, %v, %v; want %v, %v", c.role, perms, sources, err, c.perms, c.sources)
+			}
+		}
+
+		must(storage.AddMembership(ctx, db, s, "alice", "other"))
+		must(storage.AddScopedMembership(ctx, db, s, "org-42", "alice", "editor"))
+		must(storage.AddScopedMembership(ctx, db, s, "org-42", "alice", "viewer"))
+		must(storage.AddScopedMembership(ctx, db, s, "org-7", "alice", "viewer"))
+		must(storage.AddScopedMembership(ctx, db, s, "org-7", "bob", "admin"))
+		global, byScope, err := storage.UserRoleSets(ctx, db, s, "alice")
+		if err != nil || !slices.Equal(global, []string{"other"}) || len(byScope) != 2 ||
+			!slices.Equal(byScope["org-42"], []string{"editor", "viewer"}) || !slices.Equal(byScope["org-7"], []string{"viewer"}) {
+			t.Fatalf("UserRoleSets(alice) = %v, %v, %v", global, byScope, err)
+		}
+		global, byScope, err = storage.UserRoleSets(ctx, db, s, "nobody")
+		if err != nil || len(global) != 0 || byScope != nil {
+			t.Fatalf("UserRoleSets(nobody) = %v, %v, %v", global, byScope, err)
+		}
+	})
+}
