@@ -26,12 +26,14 @@ import (
 const hashedSubjectMark = "~"
 
 // subjectUsername is the default RBAC name: "<service>:<subject>", or
-// "<service>:~<sha256 hex of subject>" when that is not a valid name.
+// "<service>:~<sha256 hex of subject>" when that is not a valid name or
+// not in NFC (rolegate's names are NFC everywhere; normalising a subject
+// could make two subjects one name, hashing cannot).
 // Provider names never contain ':' (ProviderConfig.validate), so the
 // service part ends at the first ':' and two providers never share a name.
 func subjectUsername(service, subject string) string {
 	if !strings.HasPrefix(subject, hashedSubjectMark) {
-		if n := service + ":" + subject; middleware.ValidName(n) {
+		if n := service + ":" + subject; middleware.ValidName(n) && middleware.NormalizeName(n) == n {
 			return n
 		}
 	}
@@ -88,6 +90,9 @@ func claimUsername(claim string, tokenClaims map[string]any) (string, error) {
 	if claim == "email" {
 		v = strings.ToLower(v)
 	}
+	// NFC, as every name that enters rolegate: a claim in another form
+	// names the same user.
+	v = middleware.NormalizeName(v)
 	if !middleware.ValidName(v) {
 		return "", claimRefused(fmt.Sprintf("the %s claim is not a valid user name", claim))
 	}

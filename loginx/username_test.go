@@ -50,3 +50,23 @@ func TestSubjectUsername(t *testing.T) {
 		}
 	}
 }
+
+// Names from logins are NFC like every rolegate name: a subject that is
+// not NFC is hashed (two subjects never share a name), a claim is
+// normalised.
+func TestLoginNamesAreNFC(t *testing.T) {
+	decomposed, composed := "jose\u0301", "jos\u00e9"
+	if n := subjectUsername("acme", decomposed); n == "acme:"+decomposed || n == "acme:"+composed || !strings.HasPrefix(n, "acme:~") {
+		t.Errorf("subject %q gave %q, want the hashed form", decomposed, n)
+	}
+	if n := subjectUsername("acme", composed); n != "acme:"+composed {
+		t.Errorf("NFC subject %q gave %q", composed, n)
+	}
+}
+
+func TestClaimNamesAreNormalised(t *testing.T) {
+	n, err := claimUsername("email", map[string]any{"email": "Jose\u0301@example.org", "email_verified": true})
+	if err != nil || n != "jos\u00e9@example.org" {
+		t.Fatalf("decomposed e-mail gave %q, %v; want the NFC lower-case address", n, err)
+	}
+}
