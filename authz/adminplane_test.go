@@ -276,3 +276,27 @@ func TestOpenModeRowLimitBatch(t *testing.T) {
 		checkEnvelope(t, performRequest(e, "POST", "/api/batch", key, strings.NewReader(small)), http.StatusOK)
 	})
 }
+
+// Scoped memberships and inheritance links are rows too: in open mode a
+// stranger cannot grow a namespace past the limit with them.
+func TestOpenModeRowLimitCountsScopesAndInheritance(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		const limit = 5
+		az, _ := openREST(t, target, func(c *Config) { c.MaxRowsPerClient = limit })
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		checkEnvelope(t, performRequest(e, "POST", "/api/role/a", key, nil), http.StatusCreated)
+		checkEnvelope(t, performRequest(e, "POST", "/api/role/b", key, nil), http.StatusCreated)
+		checkEnvelope(t, performRequest(e, "POST", "/api/role/a/inherits/b", key, nil), http.StatusCreated)
+		checkEnvelope(t, performRequest(e, "POST", "/api/membership/u1/a?scope=org-1", key, nil), http.StatusCreated)
+		checkEnvelope(t, performRequest(e, "POST", "/api/membership/u2/a?scope=org-2", key, nil), http.StatusCreated)
+		for i := range 3 {
+			checkEnvelope(t, performRequest(e, "POST", fmt.Sprintf("/api/membership/u%d/a?scope=org-x", i+3), key, nil), http.StatusInsufficientStorage)
+		}
+		checkEnvelope(t, performRequest(e, "POST", "/api/role/b/inherits/a", key, nil), http.StatusConflict) // a cycle is still a cycle
+		cl := mustClient(t, az, key)
+		if n := countRows(t, az, cl, "rolegate_scoped_memberships") + countRows(t, az, cl, "rolegate_role_parents"); n != 3 {
+			t.Fatalf("scoped memberships and links stored: %d, want 3", n)
+		}
+	})
+}

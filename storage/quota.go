@@ -56,14 +56,16 @@ func SetRowBound(ctx context.Context, db bun.IDB, ns string, n int64) error {
 	return Classify(err)
 }
 
-// CountNamespaceRows counts the rows a namespace holds: roles, grants and
-// memberships. In a write's transaction, call it after RecordChange (see
+// CountNamespaceRows counts the rows a namespace holds: roles, grants,
+// memberships (global and scoped) and inheritance links. In a write's transaction, call it after RecordChange (see
 // AddRowBound).
 func CountNamespaceRows(ctx context.Context, db bun.IDB, ns string) (int64, error) {
 	var n int64
 	err := db.NewRaw(`SELECT (SELECT count(*) FROM rolegate_roles WHERE ns = ?)
 		+ (SELECT count(*) FROM rolegate_permissions WHERE ns = ?)
-		+ (SELECT count(*) FROM rolegate_memberships WHERE ns = ?)`, ns, ns, ns).Scan(ctx, &n)
+		+ (SELECT count(*) FROM rolegate_memberships WHERE ns = ?)
+		+ (SELECT count(*) FROM rolegate_scoped_memberships WHERE ns = ?)
+		+ (SELECT count(*) FROM rolegate_role_parents WHERE ns = ?)`, ns, ns, ns, ns, ns).Scan(ctx, &n)
 	return n, Classify(err)
 }
 
