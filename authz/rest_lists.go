@@ -144,32 +144,15 @@ func restEachName[E any](w *restListWriter, wrap func(string) E) func([]string) 
 	}
 }
 
-// restEachSlice writes a list the library answered as a slice (the scoped
-// and ?effective=true views), paged by ?limit and ?after on key. These
-// views hold a whole list in memory: they are not streamed from the store
-// yet (see the README's note on lists).
-func restEachSlice[E any](w *restListWriter, page restPage, items []E, key func(E) string) error {
-	n := 0
-	for _, e := range items {
-		if page.after != "" && key(e) <= page.after {
-			continue
+// restEachMember writes each window of (name, scope) entries as entries
+// made by wrap (the scoped views).
+func restEachMember[E any](w *restListWriter, wrap func(storage.Member) E) func([]storage.Member) error {
+	return func(page []storage.Member) error {
+		for _, m := range page {
+			if err := w.entry(wrap(m)); err != nil {
+				return err
+			}
 		}
-		if page.limit > 0 && n >= page.limit {
-			break
-		}
-		if err := w.entry(e); err != nil {
-			return err
-		}
-		n++
+		return w.flush()
 	}
-	return w.flush()
-}
-
-// restMap wraps each name as a list entry.
-func restMap[E any](names []string, wrap func(string) E) []E {
-	out := make([]E, len(names))
-	for i, n := range names {
-		out[i] = wrap(n)
-	}
-	return out
 }

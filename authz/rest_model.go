@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/rolegate/rolegate/storage"
 )
 
 // restInheritRoutes: POST and DELETE /api/role/:role/inherits/:parent, GET
@@ -40,11 +42,8 @@ func restInheritRoutes() []restRoute {
 		params: []restParam{{"role", "role"}}, list: true,
 		resource: func(call *restCall) string { return "role:" + call.args[0] },
 		stream: func(call *restCall, w *restListWriter) error {
-			parents, err := call.cl.GetParents(call.ctx, call.args[0])
-			if err != nil {
-				return err
-			}
-			return restEachSlice(w, call.page, restMap(parents, restAsRole), func(e restRoleEntry) string { return e.Role })
+			return storage.EachRoleParent(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+				restEachName(w, restAsRole))
 		},
 	}}
 }

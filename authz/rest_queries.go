@@ -23,7 +23,7 @@ func restQueryRoutes() []restRoute {
 		}
 	}
 	// withScope answers from in when the request names a scope, else as
-	// the seed did (streamed from the store).
+	// the seed did; both stream from the store window by window.
 	withScope := func(rt restRoute, in func(call *restCall, scope string, w *restListWriter) error) restRoute {
 		plain := rt.stream
 		rt.stream = func(call *restCall, w *restListWriter) error {
@@ -38,9 +38,8 @@ func restQueryRoutes() []restRoute {
 		}
 		return rt
 	}
-	scopedRoleKey := func(e ScopedRole) string { return e.Role }
-	scopedUserKey := func(e ScopedUser) string { return e.User }
-	nameKey := func(e restNameEntry) string { return e.Name }
+	scopedRole := func(m storage.Member) ScopedRole { return ScopedRole{Role: m.Name, Scope: m.Scope} }
+	scopedUser := func(m storage.Member) ScopedUser { return ScopedUser{User: m.Name, Scope: m.Scope} }
 	return []restRoute{{
 		method: http.MethodGet, path: "/api/has_permission/:user/:name", action: "user_has_permission",
 		params: []restParam{{"user", "user"}, {"name", "permission"}},
@@ -85,11 +84,8 @@ func restQueryRoutes() []restRoute {
 					restEachName(w, restAsName))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				v, err := call.cl.GetUserPermissionsIn(call.ctx, scope, call.args[0])
-				if err != nil {
-					return err
-				}
-				return restEachSlice(w, call.page, restMap(v, restAsName), nameKey)
+				return storage.EachUserPermissionIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+					call.window(), restEachName(w, restAsName))
 			}),
 		withScope(list("/api/user_roles/:user", "get_user_roles", user, userResource,
 			func(call *restCall, w *restListWriter) error {
@@ -97,11 +93,8 @@ func restQueryRoutes() []restRoute {
 					restEachName(w, restAsRole))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				v, err := call.cl.GetUserRolesIn(call.ctx, scope, call.args[0])
-				if err != nil {
-					return err
-				}
-				return restEachSlice(w, call.page, v, scopedRoleKey)
+				return storage.EachUserRoleIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+					call.window(), restEachMember(w, scopedRole))
 			}),
 		list("/api/role_permissions/:role", "get_permissions", role, roleResource,
 			func(call *restCall, w *restListWriter) error {
@@ -110,11 +103,8 @@ func restQueryRoutes() []restRoute {
 					return err
 				}
 				if effective {
-					v, err := call.cl.GetEffectivePermissions(call.ctx, call.args[0])
-					if err != nil {
-						return err
-					}
-					return restEachSlice(w, call.page, restMap(v, restAsName), nameKey)
+					return storage.EachRoleEffectivePermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0],
+						call.window(), restEachName(w, restAsName))
 				}
 				return storage.EachRolePermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
 					restEachName(w, restAsName))
@@ -125,11 +115,8 @@ func restQueryRoutes() []restRoute {
 					restEachName(w, restAsUser))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				v, err := call.cl.GetRoleMembersIn(call.ctx, scope, call.args[0])
-				if err != nil {
-					return err
-				}
-				return restEachSlice(w, call.page, v, scopedUserKey)
+				return storage.EachRoleMemberIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+					call.window(), restEachMember(w, scopedUser))
 			}),
 		list("/api/which_roles_can/:name", "which_roles_can", perm, permResource,
 			func(call *restCall, w *restListWriter) error {
@@ -142,11 +129,8 @@ func restQueryRoutes() []restRoute {
 					restEachName(w, restAsUser))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				v, err := call.cl.WhichUsersCanIn(call.ctx, scope, call.args[0])
-				if err != nil {
-					return err
-				}
-				return restEachSlice(w, call.page, v, scopedUserKey)
+				return storage.EachWhichUserCanIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+					call.window(), restEachMember(w, scopedUser))
 			}),
 	}
 }
