@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
 
@@ -58,6 +59,7 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // operation. When one fails, nothing is stored and the error is a
 // *BatchError naming it.
 func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error) {
+	ops = normalizeOperations(ops)
 	if err := checkOperations(ops); err != nil {
 		c.az.auditRefusal(ctx, c.fingerprint, "batch", "batch", err)
 		return nil, err
@@ -72,6 +74,25 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 		return nil, err
 	}
 	return results, nil
+}
+
+// normalizeOperations returns ops with every name in NFC (a copy; the
+// caller's slice is left alone), as every other entry point does, so that
+// a decomposed "é" in a batch names the composed role.
+func normalizeOperations(ops []Operation) []Operation {
+	if len(ops) > MaxBatchOperations {
+		return ops // refused by checkOperations; not worth copying
+	}
+	out := make([]Operation, len(ops))
+	for i, op := range ops {
+		op.Role = middleware.NormalizeName(op.Role)
+		op.Permission = middleware.NormalizeName(op.Permission)
+		op.User = middleware.NormalizeName(op.User)
+		op.Scope = middleware.NormalizeName(op.Scope)
+		op.Parent = middleware.NormalizeName(op.Parent)
+		out[i] = op
+	}
+	return out
 }
 
 // checkOperations validates every operation before anything runs.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
 
@@ -58,6 +59,18 @@ func (p *Policy) Normalize() {
 	if p.Memberships != nil {
 		p.Memberships = slices.Clone(p.Memberships)
 	}
+	// Names in NFC, as at every other entry point (the clones above keep
+	// the caller's slices unchanged).
+	for i := range p.Roles {
+		r := &p.Roles[i]
+		r.Name = middleware.NormalizeName(r.Name)
+		r.Permissions = normalizeNames(r.Permissions)
+		r.Inherits = normalizeNames(r.Inherits)
+	}
+	for i := range p.Memberships {
+		m := &p.Memberships[i]
+		m.User, m.Role, m.Scope = middleware.NormalizeName(m.User), middleware.NormalizeName(m.Role), middleware.NormalizeName(m.Scope)
+	}
 	slices.SortFunc(p.Roles, func(a, b PolicyRole) int { return strings.Compare(a.Name, b.Name) })
 	for i := range p.Roles {
 		r := &p.Roles[i]
@@ -71,6 +84,17 @@ func (p *Policy) Normalize() {
 		return strings.Compare(a.Role+"\x00"+a.User+"\x00"+a.Scope, b.Role+"\x00"+b.User+"\x00"+b.Scope)
 	})
 	p.Memberships = slices.Compact(p.Memberships)
+}
+
+func normalizeNames(v []string) []string {
+	if len(v) == 0 {
+		return v
+	}
+	out := make([]string, len(v))
+	for i, s := range v {
+		out[i] = middleware.NormalizeName(s)
+	}
+	return out
 }
 
 func sortedSet(v []string) []string {
@@ -294,10 +318,10 @@ func (c *Client) readPolicy(ctx context.Context, db bun.IDB) (Policy, error) {
 // DiffPolicy returns the operations ApplyPolicy would run now; empty when
 // the store matches the policy.
 func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) {
+	p.Normalize() // first: Validate must see the names as they are stored
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	p.Normalize()
 	cur, err := c.readPolicy(ctx, c.az.db)
 	if err != nil {
 		return nil, err
@@ -311,10 +335,10 @@ func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) 
 // It is idempotent, and safe when several replicas apply the same policy
 // at startup: they take turns, and the later ones find nothing to do.
 func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error) {
+	p.Normalize() // first: Validate must see the names as they are stored
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	p.Normalize()
 	var plan []Operation
 	err := c.writeMany(ctx, "apply_policy", func(ctx context.Context, tx bun.IDB) (bool, error) {
 		if err := c.lockNamespaceWrites(ctx, tx); err != nil {
