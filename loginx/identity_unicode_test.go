@@ -38,3 +38,24 @@ func TestLoginClaimNamesUnicode(t *testing.T) {
 		wantError(t, code, body, http.StatusConflict, "username-taken")
 	})
 }
+
+// TestLoginClaimNameCannotBeDerivedName: a claim-derived name never takes
+// the shape of another provider's default name "<provider>:<subject>",
+// which an admin grants before that user's first login. A provider that
+// vouched for the e-mail "testidp:victim" (or a custom claim holding it)
+// gave its user the victim's name and grants, and the victim then got 409.
+func TestLoginClaimNameCannotBeDerivedName(t *testing.T) {
+	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
+		e, idp2, _ := twoProviders(t, db, "", "email", map[string][]string{service + ":victim": {"admin"}})
+		code, body := e.loginAt(idp2, other, loginxtest.User{Subject: "evil", Email: service + ":victim", EmailVerified: true})
+		if code == http.StatusOK {
+			me := body["data"].(map[string]any)["me"].(map[string]any)
+			t.Fatalf("a verified e-mail %q logged in at %s as %v with roles %v", service+":victim", other, me["username"], me["roles"])
+		}
+		wantError(t, code, body, http.StatusForbidden, "user-claim-refused")
+		me := e.meAt(e.idp, service, loginxtest.User{Subject: "victim"})
+		if me["username"] != service+":victim" {
+			t.Errorf("the victim logged in as %v", me["username"])
+		}
+	})
+}

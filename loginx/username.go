@@ -96,6 +96,13 @@ func claimUsername(claim string, tokenClaims map[string]any) (string, error) {
 	if !middleware.ValidName(v) {
 		return "", claimRefused(fmt.Sprintf("the %s claim is not a valid user name", claim))
 	}
+	// "<provider>:<subject>" is the shape of default names, which an
+	// admin may grant to before that user's first login: a claim of that
+	// shape (from this provider or any, configured now or later) would
+	// take them.
+	if i := strings.IndexByte(v, ':'); i > 0 && utf8.RuneCountInString(v[:i]) <= MaxProviderName {
+		return "", claimRefused(fmt.Sprintf("the %s claim has the shape of a provider's default user name (provider:subject)", claim))
+	}
 	return v, nil
 }
 
