@@ -59,18 +59,6 @@ func (p *Policy) Normalize() {
 	if p.Memberships != nil {
 		p.Memberships = slices.Clone(p.Memberships)
 	}
-	// Names in NFC, as at every other entry point (the clones above keep
-	// the caller's slices unchanged).
-	for i := range p.Roles {
-		r := &p.Roles[i]
-		r.Name = middleware.NormalizeName(r.Name)
-		r.Permissions = normalizeNames(r.Permissions)
-		r.Inherits = normalizeNames(r.Inherits)
-	}
-	for i := range p.Memberships {
-		m := &p.Memberships[i]
-		m.User, m.Role, m.Scope = middleware.NormalizeName(m.User), middleware.NormalizeName(m.Role), middleware.NormalizeName(m.Scope)
-	}
 	slices.SortFunc(p.Roles, func(a, b PolicyRole) int { return strings.Compare(a.Name, b.Name) })
 	for i := range p.Roles {
 		r := &p.Roles[i]
@@ -84,6 +72,27 @@ func (p *Policy) Normalize() {
 		return strings.Compare(a.Role+"\x00"+a.User+"\x00"+a.Scope, b.Role+"\x00"+b.User+"\x00"+b.Scope)
 	})
 	p.Memberships = slices.Compact(p.Memberships)
+}
+
+// nfcNames puts every name of a policy to apply in NFC, as at every other
+// entry point, on copies (the caller's slices are left alone). The state
+// read from the store is left as stored, so that a legacy decomposed row
+// differs from its NFC name and is replaced by it.
+func (p *Policy) nfcNames() {
+	p.Roles = slices.Clone(p.Roles)
+	for i := range p.Roles {
+		r := &p.Roles[i]
+		r.Name = middleware.NormalizeName(r.Name)
+		r.Permissions = normalizeNames(r.Permissions)
+		r.Inherits = normalizeNames(r.Inherits)
+	}
+	if p.Memberships != nil {
+		p.Memberships = slices.Clone(p.Memberships)
+	}
+	for i := range p.Memberships {
+		m := &p.Memberships[i]
+		m.User, m.Role, m.Scope = middleware.NormalizeName(m.User), middleware.NormalizeName(m.Role), middleware.NormalizeName(m.Scope)
+	}
 }
 
 func normalizeNames(v []string) []string {
@@ -318,10 +327,11 @@ func (c *Client) readPolicy(ctx context.Context, db bun.IDB) (Policy, error) {
 // DiffPolicy returns the operations ApplyPolicy would run now; empty when
 // the store matches the policy.
 func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) {
-	p.Normalize() // first: Validate must see the names as they are stored
+	p.nfcNames() // first: Validate must see the names as they are stored
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	p.Normalize()
 	cur, err := c.readPolicy(ctx, c.az.db)
 	if err != nil {
 		return nil, err
@@ -335,10 +345,11 @@ func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) 
 // It is idempotent, and safe when several replicas apply the same policy
 // at startup: they take turns, and the later ones find nothing to do.
 func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error) {
-	p.Normalize() // first: Validate must see the names as they are stored
+	p.nfcNames() // first: Validate must see the names as they are stored
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	p.Normalize()
 	var plan []Operation
 	err := c.writeMany(ctx, "apply_policy", func(ctx context.Context, tx bun.IDB) (bool, error) {
 		if err := c.lockNamespaceWrites(ctx, tx); err != nil {
