@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/uptrace/bun"
 
@@ -49,8 +50,17 @@ type BatchError struct {
 }
 
 func (e *BatchError) Error() string {
-	return fmt.Sprintf("operation %d (%s): %v", e.Index, e.Op, e.Err)
+	op := e.Op
+	if len(op) > maxOpEcho {
+		// Not a known op (they are short): the client sent it, so it is
+		// not echoed whole into errors, logs and answers.
+		op = strings.ToValidUTF8(op[:maxOpEcho], "") + "…"
+	}
+	return fmt.Sprintf("operation %d (%s): %v", e.Index, op, e.Err)
 }
+
+// maxOpEcho is the most bytes of an operation's op that an error repeats.
+const maxOpEcho = 32
 
 func (e *BatchError) Unwrap() error { return e.Err }
 

@@ -38,3 +38,18 @@ func TestRESTBatchManyEmptyOperations(t *testing.T) {
 		checkEnvelope(t, w, 200)
 	})
 }
+
+// TestRESTBatchErrorDoesNotEchoHugeOp: the error of a batch names the
+// failing operation by index and op, but an op that is not one of the
+// known ones is not echoed whole: a 1 MB "op" came back as a 1 MB error.
+func TestRESTBatchErrorDoesNotEchoHugeOp(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		az, _ := openREST(t, target, nil)
+		e := newTestRouter(t, az, "")
+		w := performRequest(e, "POST", "/api/batch", newKey(), strings.NewReader(`{"operations":[{"op":"`+strings.Repeat("x", 1<<20)+`"}]}`))
+		msg, _ := checkEnvelope(t, w, 400)["error"].(string)
+		if len(msg) > 1024 || !strings.Contains(msg, "operation 0") {
+			t.Errorf("error of %d bytes: %.200s", len(msg), msg)
+		}
+	})
+}
