@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
 
@@ -48,8 +50,17 @@ type BatchError struct {
 }
 
 func (e *BatchError) Error() string {
-	return fmt.Sprintf("operation %d (%s): %v", e.Index, e.Op, e.Err)
+	op := e.Op
+	if len(op) > maxOpEcho {
+		// Not a known op (they are short): the client sent it, so it is
+		// not echoed whole into errors, logs and answers.
+		op = strings.ToValidUTF8(op[:maxOpEcho], "") + "…"
+	}
+	return fmt.Sprintf("operation %d (%s): %v", e.Index, op, e.Err)
 }
+
+// maxOpEcho is the most bytes of an operation's op that an error repeats.
+const maxOpEcho = 32
 
 func (e *BatchError) Unwrap() error { return e.Err }
 
@@ -58,6 +69,7 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // operation. When one fails, nothing is stored and the error is a
 // *BatchError naming it.
 func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error) {
+	ops = normalizeOperations(ops)
 	if err := checkOperations(ops); err != nil {
 		c.az.auditRefusal(ctx, c.fingerprint, "batch", "batch", err)
 		return nil, err
@@ -72,6 +84,25 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 		return nil, err
 	}
 	return results, nil
+}
+
+// normalizeOperations returns ops with every name in NFC (a copy; the
+// caller's slice is left alone), as every other entry point does, so that
+// a decomposed "é" in a batch names the composed role.
+func normalizeOperations(ops []Operation) []Operation {
+	if len(ops) > MaxBatchOperations {
+		return ops // refused by checkOperations; not worth copying
+	}
+	out := make([]Operation, len(ops))
+	for i, op := range ops {
+		op.Role = middleware.NormalizeName(op.Role)
+		op.Permission = middleware.NormalizeName(op.Permission)
+		op.User = middleware.NormalizeName(op.User)
+		op.Scope = middleware.NormalizeName(op.Scope)
+		op.Parent = middleware.NormalizeName(op.Parent)
+		out[i] = op
+	}
+	return out
 }
 
 // checkOperations validates every operation before anything runs.

@@ -30,6 +30,9 @@ func (az *Authz) initLogin(ctx context.Context) error {
 			Logger:        az.log,
 
 			LoginAttemptsPerMinute: az.cfg.LoginAttemptsPerMinute,
+			// The address the audit records, not Gin's ClientIP, which
+			// believes X-Forwarded-For from anyone on a default engine.
+			RemoteAddr: az.proxies.RemoteAddr,
 		})
 		if err != nil {
 			return fmt.Errorf("authz: login: %w", err)

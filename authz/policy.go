@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
 
@@ -71,6 +72,38 @@ func (p *Policy) Normalize() {
 		return strings.Compare(a.Role+"\x00"+a.User+"\x00"+a.Scope, b.Role+"\x00"+b.User+"\x00"+b.Scope)
 	})
 	p.Memberships = slices.Compact(p.Memberships)
+}
+
+// nfcNames puts every name of a policy to apply in NFC, as at every other
+// entry point, on copies (the caller's slices are left alone). The state
+// read from the store is left as stored, so that a legacy decomposed row
+// differs from its NFC name and is replaced by it.
+func (p *Policy) nfcNames() {
+	p.Roles = slices.Clone(p.Roles)
+	for i := range p.Roles {
+		r := &p.Roles[i]
+		r.Name = middleware.NormalizeName(r.Name)
+		r.Permissions = normalizeNames(r.Permissions)
+		r.Inherits = normalizeNames(r.Inherits)
+	}
+	if p.Memberships != nil {
+		p.Memberships = slices.Clone(p.Memberships)
+	}
+	for i := range p.Memberships {
+		m := &p.Memberships[i]
+		m.User, m.Role, m.Scope = middleware.NormalizeName(m.User), middleware.NormalizeName(m.Role), middleware.NormalizeName(m.Scope)
+	}
+}
+
+func normalizeNames(v []string) []string {
+	if len(v) == 0 {
+		return v
+	}
+	out := make([]string, len(v))
+	for i, s := range v {
+		out[i] = middleware.NormalizeName(s)
+	}
+	return out
 }
 
 func sortedSet(v []string) []string {
@@ -294,6 +327,7 @@ func (c *Client) readPolicy(ctx context.Context, db bun.IDB) (Policy, error) {
 // DiffPolicy returns the operations ApplyPolicy would run now; empty when
 // the store matches the policy.
 func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) {
+	p.nfcNames() // first: Validate must see the names as they are stored
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -311,6 +345,7 @@ func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) 
 // It is idempotent, and safe when several replicas apply the same policy
 // at startup: they take turns, and the later ones find nothing to do.
 func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error) {
+	p.nfcNames() // first: Validate must see the names as they are stored
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}

@@ -42,14 +42,12 @@ func (az *Authz) restBatch(c *gin.Context) {
 		return
 	}
 	call := &restCall{c: c, ctx: ctx, cl: cl}
-	var body struct {
-		Operations []Operation `json:"operations"`
-	}
-	if err := restReadBatch(c, &body); err != nil {
+	var ops []Operation
+	if err := restReadBatch(c, &ops); err != nil {
 		az.restFail(c, ctx, rt, call, err)
 		return
 	}
-	results, err := cl.Batch(ctx, body.Operations)
+	results, err := cl.Batch(ctx, ops)
 	if err != nil {
 		// Batch audited its refusal; say which operation failed.
 		status, reason := statusOf(err)
@@ -75,7 +73,7 @@ func (az *Authz) restBatch(c *gin.Context) {
 
 // restReadBatch decodes the batch body: one JSON object with an
 // "operations" list and nothing else.
-func restReadBatch(c *gin.Context, dst any) error {
+func restReadBatch(c *gin.Context, dst *[]Operation) error {
 	if c.Request.Body == nil {
 		return restRefuse(fmt.Errorf(`%w: body must be a JSON object with an "operations" list`, errBadRequest))
 	}
@@ -91,13 +89,67 @@ func restReadBatch(c *gin.Context, dst any) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return bad
 	}
+	// The operations are decoded one by one and counted as they come: a
+	// body of 8 MiB holds millions of "{}", and decoding them all before
+	// counting took a gigabyte.
+	ops, err := decodeOperations(raw)
+	if err != nil {
+		if errors.Is(err, errBadRequest) {
+			return restRefuse(err)
+		}
+		return bad
+	}
+	*dst = ops
+	return nil
+}
+
+// decodeOperations reads {"operations": [Operation...] or null} and
+// nothing else, refusing more than MaxBatchOperations as soon as it sees
+// one more (an errBadRequest error; any other error is a malformed body).
+func decodeOperations(raw []byte) ([]Operation, error) {
+	malformed := errors.New("malformed batch body")
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return bad
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, malformed
+	}
+	var ops []Operation
+	seen := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil || tok != "operations" || seen {
+			return nil, malformed
+		}
+		seen = true
+		tok, err = dec.Token()
+		if err != nil {
+			return nil, malformed
+		}
+		if tok == nil { // "operations": null
+			continue
+		}
+		if tok != json.Delim('[') {
+			return nil, malformed
+		}
+		for dec.More() {
+			if len(ops) == MaxBatchOperations {
+				return nil, fmt.Errorf("%w: at most %d operations in one batch", errBadRequest, MaxBatchOperations)
+			}
+			var op Operation
+			if err := dec.Decode(&op); err != nil {
+				return nil, malformed
+			}
+			ops = append(ops, op)
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+			return nil, malformed
+		}
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, malformed
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return bad
+		return nil, malformed
 	}
-	return nil
+	return ops, nil
 }

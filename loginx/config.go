@@ -53,10 +53,14 @@ type Config struct {
 	// is unknown (default 1 minute).
 	KeySetRefreshInterval time.Duration
 	// LoginAttemptsPerMinute bounds POST /api/v1/login per remote address
-	// (Gin's ClientIP, so set the engine's trusted proxies): bursts of
-	// that many, refilled at that rate; more answer 429 (default 30;
-	// negative: no limit).
+	// (RemoteAddr): bursts of that many, refilled at that rate; more
+	// answer 429 (default 30; negative: no limit).
 	LoginAttemptsPerMinute int
+	// RemoteAddr returns the client address a login attempt is counted
+	// under. Nil: Gin's ClientIP, which believes X-Forwarded-For from
+	// every peer unless the engine's trusted proxies are set; authz
+	// passes its own (AUTH_TRUSTED_PROXIES, none by default).
+	RemoteAddr func(*http.Request) string
 	// Issuer is the iss claim of session tokens (default "rolegate").
 	Issuer string
 	// TokenCacheSize bounds the cache of verified session tokens (default

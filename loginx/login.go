@@ -21,7 +21,11 @@ type loginData struct {
 }
 
 func (s *Service) handleLogin(c *gin.Context) {
-	if ok, wait := s.attempts.allow(c.ClientIP()); !ok {
+	addr := c.ClientIP()
+	if s.cfg.RemoteAddr != nil {
+		addr = s.cfg.RemoteAddr(c.Request)
+	}
+	if ok, wait := s.attempts.allow(addr); !ok {
 		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 		s.fail(c, tooManyAttempts(wait))
 		return

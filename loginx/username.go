@@ -33,6 +33,8 @@ const hashedSubjectMark = "~"
 // service part ends at the first ':' and two providers never share a name.
 func subjectUsername(service, subject string) string {
 	if !strings.HasPrefix(subject, hashedSubjectMark) {
+		// A subject not in NFC is hashed too: the guards normalise names
+		// to NFC, so its plain name would be another subject's.
 		if n := service + ":" + subject; middleware.ValidName(n) && middleware.NormalizeName(n) == n {
 			return n
 		}
@@ -74,7 +76,7 @@ func checkUserClaim(claim string) error {
 }
 
 // claimUsername reads the provider's UserClaim from the verified ID token
-// claims. E-mail addresses are lower-cased (the domain is case-insensitive
+// claims, in NFC. E-mail addresses have their ASCII letters lower-cased (the domain is case-insensitive
 // and providers differ in case), so an admin grants to the lower-case
 // address. It refuses (403) a missing, non-string, unverified or invalid
 // value: falling back to another name would give the person an identity
@@ -87,16 +89,36 @@ func claimUsername(claim string, tokenClaims map[string]any) (string, error) {
 	if flag, ok := verifiedBy[claim]; ok && !isTrue(tokenClaims[flag]) {
 		return "", claimRefused(fmt.Sprintf("the provider has not verified the %s claim (%s is not true in the ID token)", claim, flag))
 	}
-	if claim == "email" {
-		v = strings.ToLower(v)
-	}
-	// NFC, as every name that enters rolegate: a claim in another form
-	// names the same user.
+	// NFC first: names are one name in all their forms everywhere else,
+	// so the taken-name check must see the form the guards will.
 	v = middleware.NormalizeName(v)
+	if claim == "email" {
+		v = lowerASCII(v)
+	}
 	if !middleware.ValidName(v) {
 		return "", claimRefused(fmt.Sprintf("the %s claim is not a valid user name", claim))
 	}
+	// "<provider>:<subject>" is the shape of default names, which an
+	// admin may grant to before that user's first login: a claim of that
+	// shape (from this provider or any, configured now or later) would
+	// take them.
+	if i := strings.IndexByte(v, ':'); i > 0 && utf8.RuneCountInString(v[:i]) <= MaxProviderName {
+		return "", claimRefused(fmt.Sprintf("the %s claim has the shape of a provider's default user name (provider:subject)", claim))
+	}
 	return v, nil
+}
+
+// lowerASCII lower-cases the ASCII letters of s only. strings.ToLower
+// would also fold other characters into ASCII (the Kelvin sign U+212A
+// becomes "k"), turning a different address into someone else's name.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
 }
 
 // isTrue reads a verification flag, which some providers send as a string.

@@ -33,9 +33,11 @@ func TestSubjectUsername(t *testing.T) {
 	long := strings.Repeat("9", 200)
 	for _, tc := range []struct{ sub, want string }{
 		{"1098", "google:1098"},
-		{"a/b", "google:~"},   // '/' cannot be in a name: hashed
-		{"~1098", "google:~"}, // the mark itself: hashed, so no plain subject mimics a hash
-		{long, "google:~"},    // too long: hashed
+		{"a/b", "google:~"},        // '/' cannot be in a name: hashed
+		{"~1098", "google:~"},      // the mark itself: hashed, so no plain subject mimics a hash
+		{long, "google:~"},         // too long: hashed
+		{"jose\u0301", "google:~"}, // not NFC: the guards would read it as another subject's "jos\u00e9"
+		{"jos\u00e9", "google:jos\u00e9"},
 		{"user@x.org", "google:user@x.org"},
 	} {
 		got := subjectUsername("google", tc.sub)

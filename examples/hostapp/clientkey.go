@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/google/uuid"
@@ -37,6 +38,12 @@ func exampleClientKey(cfg authz.Config) (key, path string, err error) {
 	}
 	path += ".client-key"
 	if b, err := os.ReadFile(path); err == nil {
+		// The file is the admin key: one that others could read (planted
+		// in a shared folder, or copied with a loose mode) is not ours to
+		// trust. (Windows reports no such modes.)
+		if st, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
+			return "", "", fmt.Errorf("%s can be read by other users; delete it (a new key is made) or chmod 600 it, or set AUTH_CLIENT_KEY", path)
+		}
 		k, err := middleware.ParseClientKey(strings.TrimSpace(string(b)))
 		if err != nil {
 			return "", "", fmt.Errorf("%s does not hold a UUID v4 client key; delete it or set AUTH_CLIENT_KEY", path)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rolegate/rolegate/authz"
@@ -36,5 +37,27 @@ func TestExampleClientKeyKeptBesideTheDatabase(t *testing.T) {
 	}
 	if _, _, err := exampleClientKey(authz.Config{DatabaseType: "postgresql"}); err == nil {
 		t.Fatal("on PostgreSQL the example must insist on AUTH_CLIENT_KEY")
+	}
+}
+
+// TestExampleClientKeyFileOthersCanRead: the key file is the admin key;
+// one that others can read (planted, or copied with a loose mode) is
+// refused rather than used, and the key is not in the error.
+func TestExampleClientKeyFileOthersCanRead(t *testing.T) {
+	cfg := authz.Config{SQLitePath: filepath.Join(t.TempDir(), "auth.sqlite3")}
+	key := "6f1c2e9a-3b4d-4c5e-9f60-718293a4b5c6"
+	path := cfg.SQLitePath + ".client-key"
+	if err := os.WriteFile(path, []byte(key+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	k, _, err := exampleClientKey(cfg)
+	if err == nil {
+		t.Fatalf("a key file readable by others (0644) was used: %q", k)
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Fatalf("the error shows the key: %v", err)
 	}
 }

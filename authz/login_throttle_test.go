@@ -1,0 +1,43 @@
+package authz
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginxtest"
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// TestLoginThrottleIgnoresForwardedFor: the login throttle counts attempts
+// per remote address as the audit sees it (AUTH_TRUSTED_PROXIES, none by
+// default), not as Gin's ClientIP does. An engine made with gin.New()
+// trusts X-Forwarded-For from every peer, so a client that put a new
+// address in that header on every attempt was never throttled.
+func TestLoginThrottleIgnoresForwardedFor(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		idp := loginxtest.NewProvider(t)
+		az := openTarget(t, target, func(cfg *Config) {
+			cfg.ClientKey = newKey()
+			cfg.OAuthProviders = []loginx.ProviderConfig{idp.Config("acme")}
+			cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
+			cfg.LoginAttemptsPerMinute = 3
+		})
+		r := gin.New() // Gin's default: every peer is a trusted proxy
+		if err := az.Mount(r); err != nil {
+			t.Fatal(err)
+		}
+		codes := []int{}
+		for i := range 6 {
+			w := performRequest(r, http.MethodPost, "/api/v1/login", "", strings.NewReader(`{"serviceName":"acme","accessToken":"x","idToken":"y"}`),
+				"Content-Type", "application/json", "X-Forwarded-For", "203.0.113."+string(rune('1'+i)))
+			codes = append(codes, w.Code)
+		}
+		if codes[len(codes)-1] != http.StatusTooManyRequests {
+			t.Errorf("6 login attempts from one peer, each with a new X-Forwarded-For, answered %v; want 429 past 3", codes)
+		}
+	})
+}
