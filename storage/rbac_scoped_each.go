@@ -68,14 +68,19 @@ func EachScopedMembership(ctx context.Context, db bun.IDB, s Scope, w ScopedWind
 }
 
 // scopedPagePlain reads the next n memberships after the cursor in SQL:
-// every column is stored plain, so the store orders and compares them
-// (in byte order, see byteOrder). The table's primary key makes every
-// (scope, user, role) unique.
+// every column is stored plain, so the store orders and compares them in
+// byte order. On PostgreSQL the query always says COLLATE "C" (byte order
+// whatever the database's collation), the collation of the index
+// rolegate_scoped_memberships_by_scope, so that each window is an index
+// range. The table's primary key makes every (scope, user, role) unique.
 func scopedPagePlain(ctx context.Context, db bun.IDB, s Scope, after ScopedMembership, n int) ([]ScopedMembership, error) {
-	c := byteOrder(ctx, db)
-	q := "SELECT scope, user_name, role FROM rolegate_scoped_memberships WHERE ns = ? AND (scope" + c + " > ? OR (scope = ? AND (user_name" +
-		c + " > ? OR (user_name = ? AND role" + c + " > ?)))) ORDER BY scope" + c + ", user_name" + c + ", role" + c + " LIMIT ?"
-	rows, err := db.QueryContext(ctx, q, s.NS, after.Scope, after.Scope, after.User, after.User, after.Role, n)
+	c := ""
+	if IsPostgres(db) {
+		c = ` COLLATE "C"`
+	}
+	q := "SELECT scope, user_name, role FROM rolegate_scoped_memberships WHERE ns = ? AND (scope" + c + ", user_name" + c + ", role" + c +
+		") > (?, ?, ?) ORDER BY scope" + c + ", user_name" + c + ", role" + c + " LIMIT ?"
+	rows, err := db.QueryContext(ctx, q, s.NS, after.Scope, after.User, after.Role, n)
 	if err != nil {
 		return nil, Classify(err)
 	}
