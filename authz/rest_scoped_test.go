@@ -16,7 +16,7 @@ import (
 // scoped membership of the caller's namespace, in every scope, sorted by
 // scope, user, role; pages with ?limit and the scope/user/role cursor
 // give the same list, also across many store windows and with user names
-// encrypted; global memberships and other namespaces are not listed; a
+// encrypted (plain rows beside encrypted ones listed once); global memberships and other namespaces are not listed; a
 // request without a valid key gets a 401 (a new key names its own, empty
 // namespace); bad cursors are 400s.
 func TestRESTScopedMemberships(t *testing.T) {
@@ -45,6 +45,18 @@ func TestRESTScopedMemberships(t *testing.T) {
 							want = append(want, s+"/"+u+"/"+r)
 						}
 					}
+				}
+				if enc {
+					// Rows a replica without encryption wrote (encryption
+					// being turned on): a plain duplicate of an encrypted
+					// membership is listed once, a plain-only one as is.
+					for _, u := range []string{"zoe", "plain-pat"} {
+						if _, err := az.db.NewRaw("INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) VALUES (?, 'org-9', ?, 'admin')",
+							cl.scope.NS, u).Exec(ctx); err != nil {
+							t.Fatal(err)
+						}
+					}
+					want = append(want, "org-9/plain-pat/admin")
 				}
 				mustOK(t)(cl.AddMembership(ctx, "global-user", "admin"))
 				mustOK(t)(ocl.AddRole(ctx, "admin", ""))
