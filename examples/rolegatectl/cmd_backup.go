@@ -23,8 +23,9 @@ type backupFile struct {
 	Format  string    `json:"format"`
 	Version int       `json:"version"`
 	Created time.Time `json:"created"`
-	// Scopes are the scopes whose memberships were read (--scopes): the
-	// REST API lists scoped memberships one scope at a time.
+	// Scopes: files written before GET /api/scoped_memberships held the
+	// scopes named with --scopes here; backups now hold every scope and
+	// leave it out. Read and ignored.
 	Scopes []string     `json:"scopes,omitempty"`
 	Policy authz.Policy `json:"policy"`
 	// Memberships of the policy, kept apart so that an empty list is still
@@ -45,16 +46,11 @@ func newBackupCmd(g *globals) *cobra.Command {
 		Short: "Write the namespace's roles, grants, inheritance and memberships (and optionally audit) as one file",
 		Args:  exactArgs(0),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, _ []string) error {
-			if len(scopes) > 0 {
-				if err := a.requireFeature(ctx, featureScopes); err != nil {
-					return err
-				}
-			}
-			p, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopes})
+			p, err := readState(ctx, a, stateOptions{memberships: true})
 			if err != nil {
 				return err
 			}
-			b := backupFile{Format: backupFormat, Version: 1, Created: time.Now().UTC(), Scopes: scopes, Policy: p, Memberships: p.Memberships}
+			b := backupFile{Format: backupFormat, Version: 1, Created: time.Now().UTC(), Policy: p, Memberships: p.Memberships}
 			b.Policy.Memberships = nil
 			if withAudit {
 				if b.Audit, err = readAudit(ctx, a); err != nil {
@@ -66,7 +62,11 @@ func newBackupCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "-", "write to this file (- for standard output)")
 	cmd.Flags().BoolVar(&withAudit, "audit", false, "include the audit records")
-	cmd.Flags().StringSliceVar(&scopes, "scopes", nil, "also back up the memberships held in these scopes (comma-separated)")
+	// --scopes named the scopes to back up while the REST API listed scoped
+	// memberships per scope only; every scope is backed up now. Kept,
+	// ignored, so that existing scripts run.
+	cmd.Flags().StringSliceVar(&scopes, "scopes", nil, "ignored: every scope is backed up")
+	_ = cmd.Flags().MarkDeprecated("scopes", "every scope is backed up now")
 	return cmd
 }
 
@@ -85,7 +85,7 @@ func newRestoreCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cur, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopesOf(b.Policy)})
+			cur, err := readState(ctx, a, stateOptions{memberships: true})
 			if err != nil {
 				return err
 			}

@@ -60,7 +60,7 @@ and anything else are listed as skipped.`,
 				}
 			}
 			res := casbinimport.Convert(rules)
-			cur, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopesOf(res.Policy)})
+			cur, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopesOf(res.Policy), addOnly: true})
 			if err != nil {
 				return err
 			}

@@ -48,7 +48,7 @@ transaction (POST /api/batch); memberships only when the file has a
 		if err != nil {
 			return nil, err
 		}
-		cur, err := readState(ctx, a, stateOptions{memberships: p.ManageMemberships, scopes: scopesOf(p)})
+		cur, err := readState(ctx, a, stateOptions{memberships: p.ManageMemberships})
 		if err != nil {
 			return nil, err
 		}

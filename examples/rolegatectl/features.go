@@ -16,6 +16,9 @@ var (
 		return docHasQuery(doc, "/api/membership/{user}/{group}", "post", "scope") &&
 			docHasQuery(doc, "/api/membership/{user}/{group}", "delete", "scope")
 	}}
+	featureScopedList = feature{what: "listing every scoped membership (GET /api/scoped_memberships)", present: func(doc map[string]any) bool {
+		return docPath(doc, "/api/scoped_memberships") != nil
+	}}
 	featureBatch = feature{what: "batch writes (POST /api/batch)", present: func(doc map[string]any) bool {
 		return docPath(doc, "/api/batch") != nil
 	}}

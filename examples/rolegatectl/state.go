@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -10,10 +11,17 @@ import (
 
 // stateOptions say what readState reads besides roles and grants.
 type stateOptions struct {
+	// memberships: read the memberships too, global and scoped, in every
+	// scope (GET /api/scoped_memberships). A server that has scopes but
+	// not that route is refused, since the state read would miss the
+	// scopes nobody named: a backup would be partial, an apply would
+	// leave stale memberships.
 	memberships bool
-	// scopes: also read the memberships held in these scopes (the REST API
-	// lists scoped memberships per scope only).
-	scopes []string
+	// scopes, for a caller that only adds (import): against a server
+	// without GET /api/scoped_memberships, read the memberships of these
+	// scopes one scope at a time instead of refusing.
+	scopes  []string
+	addOnly bool
 }
 
 // readState reads a client's state over the REST API as a policy: roles
@@ -29,8 +37,18 @@ func readState(ctx context.Context, a *api, opt stateOptions) (authz.Policy, err
 		return authz.Policy{}, err
 	}
 	p := authz.Policy{Version: authz.PolicyVersion, Roles: []authz.PolicyRole{}}
+	var perScope []string // scopes read per role (older servers, add-only callers)
 	if opt.memberships {
 		p.ManageMemberships, p.Memberships = true, []authz.PolicyMembership{}
+		all, err := readScopedMemberships(ctx, a, opt)
+		switch {
+		case err != nil:
+			return authz.Policy{}, err
+		case all == nil:
+			perScope = opt.scopes
+		default:
+			p.Memberships = append(p.Memberships, all...)
+		}
 	}
 	for _, r := range rows {
 		name, _ := r["role"].(string)
@@ -55,7 +73,7 @@ func readState(ctx context.Context, a *api, opt stateOptions) (authz.Policy, err
 		for _, u := range users {
 			p.Memberships = append(p.Memberships, authz.PolicyMembership{User: u, Role: name})
 		}
-		for _, s := range opt.scopes {
+		for _, s := range perScope {
 			ms, err := a.list(ctx, "/api/members/"+seg(name), "user", url.Values{"scope": {s}})
 			if err != nil {
 				return authz.Policy{}, err
@@ -71,6 +89,47 @@ func readState(ctx context.Context, a *api, opt stateOptions) (authz.Policy, err
 	}
 	p.Normalize()
 	return p, nil
+}
+
+// readScopedMemberships reads every scoped membership of the namespace
+// through GET /api/scoped_memberships, paged with its scope/user/role
+// cursor. It answers an empty, non-nil list when the server has no scopes
+// (no scoped membership can exist), nil when an add-only caller may fall
+// back to per-scope reads, and refuses (exit 1) otherwise.
+func readScopedMemberships(ctx context.Context, a *api, opt stateOptions) ([]authz.PolicyMembership, error) {
+	if ok, err := a.has(ctx, featureScopes); err != nil || !ok {
+		return []authz.PolicyMembership{}, err
+	}
+	if ok, err := a.has(ctx, featureScopedList); err != nil {
+		return nil, err
+	} else if !ok {
+		if opt.addOnly {
+			return nil, nil
+		}
+		return nil, a.requireFeature(ctx, featureScopedList)
+	}
+	out := []authz.PolicyMembership{}
+	after := ""
+	for {
+		q := url.Values{"limit": {fmt.Sprint(pageSize)}}
+		if after != "" {
+			q.Set("after", after)
+		}
+		var page []authz.PolicyMembership
+		if err := a.get(ctx, "/api/scoped_memberships", q, &page); err != nil {
+			return nil, err
+		}
+		out = append(out, page...)
+		if len(page) < pageSize {
+			return out, nil
+		}
+		last := page[len(page)-1]
+		next := last.Scope + "/" + last.User + "/" + last.Role
+		if last.Scope == "" || next == after {
+			return out, nil // a server that does not page: stop rather than loop
+		}
+		after = next
+	}
 }
 
 // batch runs operations through POST /api/batch, in one transaction on
