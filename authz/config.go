@@ -183,38 +183,32 @@ func DefaultConfig() Config {
 // withDefaults fills every zero field with its default.
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
-	if c.DatabaseType == "" {
-		c.DatabaseType = d.DatabaseType
-	}
-	if c.SQLitePath == "" {
-		c.SQLitePath = d.SQLitePath
-	}
-	if c.JWTAlgorithm == "" {
-		c.JWTAlgorithm = d.JWTAlgorithm
-	}
-	if c.JWTAccessTokenExpireMinutes == 0 {
-		c.JWTAccessTokenExpireMinutes = d.JWTAccessTokenExpireMinutes
-	}
-	if c.JWTRefreshTokenExpireDays == 0 {
-		c.JWTRefreshTokenExpireDays = d.JWTRefreshTokenExpireDays
-	}
+	orDefault(&c.DatabaseType, d.DatabaseType)
+	orDefault(&c.SQLitePath, d.SQLitePath)
+	orDefault(&c.JWTAlgorithm, d.JWTAlgorithm)
+	orDefault(&c.JWTAccessTokenExpireMinutes, d.JWTAccessTokenExpireMinutes)
+	orDefault(&c.JWTRefreshTokenExpireDays, d.JWTRefreshTokenExpireDays)
 	if c.CORSOrigins == nil {
 		c.CORSOrigins = d.CORSOrigins
 	}
-	if c.AuditRefusalsPerSecond == 0 {
-		c.AuditRefusalsPerSecond = d.AuditRefusalsPerSecond
-	}
-	if c.CacheMaxUsers == 0 {
-		c.CacheMaxUsers = d.CacheMaxUsers
-	}
-	if c.MaxClients == 0 {
-		c.MaxClients = d.MaxClients
-	}
-	if c.RevisionCheckInterval == 0 {
-		c.RevisionCheckInterval = d.RevisionCheckInterval
-	}
-	c.applyBoundDefaults()
+	orDefault(&c.AuditRefusalsPerSecond, d.AuditRefusalsPerSecond)
+	orDefault(&c.CacheMaxUsers, d.CacheMaxUsers)
+	orDefault(&c.MaxClients, d.MaxClients)
+	orDefault(&c.RevisionCheckInterval, d.RevisionCheckInterval)
+	orDefault(&c.MaxRowsPerClient, d.MaxRowsPerClient)
+	orDefault(&c.MaxNamespaces, d.MaxNamespaces)
+	orDefault(&c.AuditRetention, d.AuditRetention)
+	orDefault(&c.AuditMaxRecords, d.AuditMaxRecords)
+	orDefault(&c.auditPruneEvery, defaultAuditPruneEvery)
 	return c
+}
+
+// orDefault puts def in place of a zero *v.
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 // ConfigFromEnv reads every setting from the environment and from a .env

@@ -19,26 +19,6 @@ import (
 // raising the limit, does.
 var ErrQuotaExceeded = errors.New("storage quota exceeded")
 
-// applyBoundDefaults puts the defaults in place of zero values.
-func (c *Config) applyBoundDefaults() {
-	d := DefaultConfig()
-	if c.MaxRowsPerClient == 0 {
-		c.MaxRowsPerClient = d.MaxRowsPerClient
-	}
-	if c.MaxNamespaces == 0 {
-		c.MaxNamespaces = d.MaxNamespaces
-	}
-	if c.AuditRetention == 0 {
-		c.AuditRetention = d.AuditRetention
-	}
-	if c.AuditMaxRecords == 0 {
-		c.AuditMaxRecords = d.AuditMaxRecords
-	}
-	if c.auditPruneEvery == 0 {
-		c.auditPruneEvery = defaultAuditPruneEvery
-	}
-}
-
 // checkQuota runs in an adding write's transaction, after its row was
 // written and the namespace's revision bumped (rev is the new revision):
 // the revision row orders the namespace's writers, so concurrent writers
@@ -53,56 +33,42 @@ func (az *Authz) checkQuota(ctx context.Context, tx bun.IDB, ns string, rev int6
 	if err != nil || !az.open() {
 		return err
 	}
-	limit := int64(az.cfg.MaxRowsPerClient)
-	if bound > limit {
-		rows, err := storage.CountNamespaceRows(ctx, tx, ns)
-		if err != nil {
-			return err
-		}
-		if rows > limit {
-			return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
-		}
-		if err := storage.SetRowBound(ctx, tx, ns, rows); err != nil {
-			return err
-		}
+	if bound > int64(az.cfg.MaxRowsPerClient) {
+		return az.checkQuotaCounted(ctx, tx, ns, rev)
 	}
-	if rev == 1 { // the namespace's first write ever
-		n, err := storage.CountNamespaces(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if n > az.cfg.MaxNamespaces {
-			return fmt.Errorf("%w: the store holds at most %d client namespaces (AUTH_MAX_NAMESPACES)", ErrQuotaExceeded, az.cfg.MaxNamespaces)
-		}
-	}
-	return nil
+	return az.checkNamespaces(ctx, tx, rev)
 }
 
-// checkQuotaCounted is checkQuota for a write that may add many rows at
-// once (a batch, a policy): it counts the namespace exactly, since a
-// bound kept one row per write would not see them, and keeps the bound.
+// checkQuotaCounted is checkQuota on the exact count of the namespace's
+// rows, which it keeps as the bound: for a write that may add many rows at
+// once (a batch, a policy), which a bound kept one row per write would not
+// see, and for checkQuota once the bound passes the limit.
 func (az *Authz) checkQuotaCounted(ctx context.Context, tx bun.IDB, ns string, rev int64) error {
 	rows, err := storage.CountNamespaceRows(ctx, tx, ns)
 	if err != nil {
 		return err
 	}
+	if limit := int64(az.cfg.MaxRowsPerClient); az.open() && rows > limit {
+		return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
+	}
 	if err := storage.SetRowBound(ctx, tx, ns, rows); err != nil {
 		return err
 	}
-	if !az.open() {
+	return az.checkNamespaces(ctx, tx, rev)
+}
+
+// checkNamespaces refuses, in open mode, the first write ever (rev 1) of
+// a namespace beyond AUTH_MAX_NAMESPACES.
+func (az *Authz) checkNamespaces(ctx context.Context, tx bun.IDB, rev int64) error {
+	if rev != 1 || !az.open() {
 		return nil
 	}
-	if limit := int64(az.cfg.MaxRowsPerClient); rows > limit {
-		return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
+	n, err := storage.CountNamespaces(ctx, tx)
+	if err != nil {
+		return err
 	}
-	if rev == 1 {
-		n, err := storage.CountNamespaces(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if n > az.cfg.MaxNamespaces {
-			return fmt.Errorf("%w: the store holds at most %d client namespaces (AUTH_MAX_NAMESPACES)", ErrQuotaExceeded, az.cfg.MaxNamespaces)
-		}
+	if n > az.cfg.MaxNamespaces {
+		return fmt.Errorf("%w: the store holds at most %d client namespaces (AUTH_MAX_NAMESPACES)", ErrQuotaExceeded, az.cfg.MaxNamespaces)
 	}
 	return nil
 }
