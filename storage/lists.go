@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/uptrace/bun"
@@ -278,17 +279,7 @@ func smallestAfter(ctx context.Context, db bun.IDB, s Scope, q string, args []an
 	if err != nil {
 		return nil, false, Classify(err)
 	}
-	keep := make([]string, 0, 2*n)
-	more := false
-	trim := func() {
-		slices.Sort(keep)
-		keep = slices.Compact(keep)
-		if len(keep) > n {
-			more = true
-			clear(keep[n:])
-			keep = keep[:n]
-		}
-	}
+	keep := newSmallestN(n, strings.Compare, func(a, b string) bool { return a == b })
 	for rows.Next() {
 		var stored string
 		if err := rows.Scan(&stored); err != nil {
@@ -300,19 +291,15 @@ func smallestAfter(ctx context.Context, db bun.IDB, s Scope, q string, args []an
 			rows.Close()
 			return nil, false, err
 		}
-		if p <= after || (len(keep) >= n && more && p >= keep[n-1]) {
-			continue
-		}
-		keep = append(keep, p)
-		if len(keep) == cap(keep) {
-			trim()
+		if p > after {
+			keep.offer(p)
 		}
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, false, err
 	}
-	trim()
-	return keep, more, nil
+	page, more := keep.result()
+	return page, more, nil
 }
 
 func closeRows(rows *sql.Rows) error {

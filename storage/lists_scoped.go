@@ -192,21 +192,11 @@ func smallestMembersAfter(ctx context.Context, db bun.IDB, s Scope, q string, ar
 	if err != nil {
 		return nil, false, Classify(err)
 	}
-	keep := make([]Member, 0, 2*n)
-	more := false
-	trim := func() {
-		slices.SortFunc(keep, compareMembers)
-		if onePerName {
-			keep = slices.CompactFunc(keep, func(a, b Member) bool { return a.Name == b.Name })
-		} else {
-			keep = slices.Compact(keep)
-		}
-		if len(keep) > n {
-			more = true
-			clear(keep[n:])
-			keep = keep[:n]
-		}
+	same := func(a, b Member) bool { return a == b }
+	if onePerName {
+		same = func(a, b Member) bool { return a.Name == b.Name }
 	}
+	keep := newSmallestN(n, compareMembers, same)
 	for rows.Next() {
 		var m Member
 		if err := rows.Scan(&m.Name, &m.Scope); err != nil {
@@ -217,19 +207,15 @@ func smallestMembersAfter(ctx context.Context, db bun.IDB, s Scope, q string, ar
 			rows.Close()
 			return nil, false, err
 		}
-		if !cur.before(m) {
-			continue
-		}
-		keep = append(keep, m)
-		if len(keep) == cap(keep) {
-			trim()
+		if cur.before(m) {
+			keep.offer(m)
 		}
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, false, err
 	}
-	trim()
-	return keep, more, nil
+	page, more := keep.result()
+	return page, more, nil
 }
 
 func compareMembers(a, b Member) int {

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -108,17 +107,7 @@ func scopedPageStored(ctx context.Context, db bun.IDB, s Scope, after ScopedMemb
 	if err != nil {
 		return nil, false, Classify(err)
 	}
-	keep := make([]ScopedMembership, 0, 2*n)
-	more := false
-	trim := func() {
-		slices.SortFunc(keep, compareScoped)
-		keep = slices.Compact(keep)
-		if len(keep) > n {
-			more = true
-			clear(keep[n:])
-			keep = keep[:n]
-		}
-	}
+	keep := newSmallestN(n, compareScoped, func(a, b ScopedMembership) bool { return a == b })
 	for rows.Next() {
 		var m ScopedMembership
 		if err := rows.Scan(&m.Scope, &m.User, &m.Role); err != nil {
@@ -129,17 +118,13 @@ func scopedPageStored(ctx context.Context, db bun.IDB, s Scope, after ScopedMemb
 			rows.Close()
 			return nil, false, err
 		}
-		if compareScoped(m, after) <= 0 || (len(keep) >= n && more && compareScoped(m, keep[n-1]) >= 0) {
-			continue
-		}
-		keep = append(keep, m)
-		if len(keep) == cap(keep) {
-			trim()
+		if compareScoped(m, after) > 0 {
+			keep.offer(m)
 		}
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, false, err
 	}
-	trim()
-	return keep, more, nil
+	page, more := keep.result()
+	return page, more, nil
 }
