@@ -151,6 +151,9 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
+	if proxies.Everyone() {
+		log.Warn("AUTH_TRUSTED_PROXIES trusts every address: any client can set the address the audit and the login throttle see with X-Forwarded-For; list only your proxies")
+	}
 	az.logStartup(ctx)
 	return az, nil
 }

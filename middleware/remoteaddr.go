@@ -40,6 +40,21 @@ func ParseTrustedProxies(entries []string) (*TrustedProxies, error) {
 	return tp, nil
 }
 
+// Everyone reports a range that covers a whole address family (0.0.0.0/0,
+// ::/0): with it, any client can name its own address in X-Forwarded-For,
+// which is almost always a mistake worth a warning at startup.
+func (tp *TrustedProxies) Everyone() bool {
+	if tp == nil {
+		return false
+	}
+	for _, p := range tp.prefixes {
+		if p.Bits() == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (tp *TrustedProxies) trusts(a netip.Addr) bool {
 	if tp == nil {
 		return false

@@ -48,3 +48,23 @@ func TestRemoteAddrForwardedSpoof(t *testing.T) {
 		t.Error("a host name was accepted as a trusted proxy")
 	}
 }
+
+func TestTrustedProxiesEveryone(t *testing.T) {
+	for _, tc := range []struct {
+		entries []string
+		want    bool
+	}{
+		{nil, false},
+		{[]string{"10.0.0.0/8", "127.0.0.1"}, false},
+		{[]string{"10.0.0.0/8", "0.0.0.0/0"}, true},
+		{[]string{"::/0"}, true},
+	} {
+		tp, err := ParseTrustedProxies(tc.entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tp.Everyone(); got != tc.want {
+			t.Errorf("ParseTrustedProxies(%q).Everyone() = %v, want %v", tc.entries, got, tc.want)
+		}
+	}
+}
