@@ -30,7 +30,7 @@ func TestEncryptionLegacyStoreStillOpens(t *testing.T) {
 		}
 		ns := storage.NamespaceOf(key)
 		raw, _ := hex.DecodeString(ns)
-		s := storage.Scope{NS: ns, Names: legacy.ForClient(raw)}
+		s := storage.Scope{NS: ns, Users: legacy.ForClient(raw), Permissions: legacy.ForClient(raw), Descriptions: legacy.ForClient(raw)}
 		for _, f := range []func() (bool, error){
 			func() (bool, error) { return storage.AddRole(ctx, db, s, "editor", "") },
 			func() (bool, error) { return storage.AddPermission(ctx, db, s, "editor", "edit") },

@@ -63,9 +63,6 @@ func (m *memoCodec) Encrypt(plain string) string {
 }
 
 func (m *memoCodec) Decrypt(stored string) (string, error) {
-	if !cipher.IsEncrypted(stored) {
-		return stored, nil
-	}
 	if v, ok := m.dec.Load(stored); ok {
 		return v, nil
 	}

@@ -31,6 +31,7 @@ type Cipher struct {
 	aesKey []byte
 	macKey []byte
 	check  string
+	kid    string // format-2 key id (see KeyID)
 }
 
 // MinPassphraseLen is the shortest passphrase NewSalted accepts, in
@@ -86,6 +87,7 @@ func derive(passphrase string, salt []byte) (*Cipher, error) {
 	m := hmac.New(sha256.New, c.macKey)
 	m.Write([]byte(checkLabel))
 	c.check = hex.EncodeToString(m.Sum(nil))
+	c.kid = keyID(c.macKey)
 	return c, nil
 }
 
@@ -95,7 +97,7 @@ func derive(passphrase string, salt []byte) (*Cipher, error) {
 // wrong passphrase is refused up front instead of failing row by row.
 func (c *Cipher) CheckValue() string { return c.check }
 
-// ForClient returns the cipher of one client namespace (the SHA-256 digest
+// ForClient returns the format-1 cipher of one client namespace (the SHA-256 digest
 // of the normalised client key). Its subkeys are derived with HKDF-SHA256,
 // so the same name under two clients is stored differently and equality
 // leaks only within one client. It costs a few microseconds; callers that
@@ -103,7 +105,9 @@ func (c *Cipher) CheckValue() string { return c.check }
 func (c *Cipher) ForClient(namespace []byte) *ClientCipher {
 	aesKey := deriveSubkey(c.aesKey, aesLabel, namespace)
 	macKey := deriveSubkey(c.macKey, macLabel, namespace)
-	return newClientCipher(aesKey, macKey)
+	cc := newClientCipher(aesKey, macKey)
+	cc.prefix, cc.legacy = Prefix, true
+	return cc
 }
 
 // deriveSubkey is HKDF-SHA256 with an empty salt and info = label ||

@@ -343,3 +343,34 @@ func TestNewSalted(t *testing.T) {
 		t.Fatal("two stores store one name alike")
 	}
 }
+
+func TestColumnBinding(t *testing.T) {
+	c := mainCipher()
+	user, perm := c.ForColumn(nsA, cipher.ColumnUser), c.ForColumn(nsA, cipher.ColumnPermission)
+	other := c.ForColumn(nsB, cipher.ColumnPermission)
+	v := user.Encrypt("alice")
+	if v != c.ForColumn(nsA, cipher.ColumnUser).Encrypt("alice") {
+		t.Fatal("not deterministic per (column, client)")
+	}
+	if !strings.HasPrefix(v, c.KeyPrefix()) || len(c.KeyID()) != cipher.KeyIDSize {
+		t.Fatalf("%q does not start with %q", v, c.KeyPrefix())
+	}
+	if got, err := user.Decrypt(v); err != nil || got != "alice" {
+		t.Fatalf("Decrypt = %q, %v", got, err)
+	}
+	for name, cc := range map[string]*cipher.ClientCipher{"other column": perm, "other client": other} {
+		if got, err := cc.Decrypt(v); !errors.Is(err, cipher.ErrTampered) || got != "" {
+			t.Errorf("%s: Decrypt = %q, %v; want ErrTampered", name, got, err)
+		}
+	}
+	if _, err := user.Decrypt("alice"); !errors.Is(err, cipher.ErrMalformed) {
+		t.Errorf("plain value: %v, want ErrMalformed", err)
+	}
+	o := otherCipher().ForColumn(nsA, cipher.ColumnUser)
+	if _, err := o.Decrypt(v); !errors.Is(err, cipher.ErrOtherKey) {
+		t.Errorf("other key: %v, want ErrOtherKey", err)
+	}
+	if id, ok := cipher.KeyIDOf(v); !ok || id != c.KeyID() {
+		t.Errorf("KeyIDOf = %q, %v", id, ok)
+	}
+}

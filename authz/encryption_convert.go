@@ -1,0 +1,249 @@
+package authz
+
+import (
+	"context"
+	"crypto/hmac"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/cipher"
+)
+
+// settingCipherFormat marks a store whose every encrypted value is in the
+// current format (2: bound to column and client, tagged with the key id)
+// under the key of the key check value.
+const (
+	settingCipherFormat = "cipher_format"
+	cipherFormat        = "2"
+)
+
+// reencodeHook, when set (tests), runs after each committed batch of a
+// conversion or rotation; an error stops the pass there, as a crash would.
+var reencodeHook func(az *Authz, batch int) error
+
+// initEncryption derives the keys and brings the store to the current
+// format under AUTH_ENCRYPTION_KEY: it converts plain names and values of
+// the earlier, unbound format, and re-encrypts values under
+// AUTH_ENCRYPTION_KEY_PREVIOUS (a key rotation), in one resumable pass
+// under the migration lock. A start with a key the store is not (and is
+// not being moved to) under is refused.
+func (az *Authz) initEncryption(ctx context.Context) error {
+	c, err := az.openCipher(ctx, az.cfg.EncryptionKey)
+	if err != nil {
+		return err
+	}
+	var prev *cipher.Cipher
+	if az.cfg.EncryptionKeyPrevious != "" {
+		if prev, err = az.openCipher(ctx, az.cfg.EncryptionKeyPrevious); err != nil {
+			return fmt.Errorf("%w (AUTH_ENCRYPTION_KEY_PREVIOUS)", err)
+		}
+		if prev.KeyID() == c.KeyID() && prev.CheckValue() != c.CheckValue() {
+			return errors.New("authz: AUTH_ENCRYPTION_KEY and AUTH_ENCRYPTION_KEY_PREVIOUS have the same key id; choose another new key")
+		}
+	}
+	done, err := az.encryptionDone(ctx, az.db, c, prev)
+	if err != nil {
+		return err
+	}
+	if !done {
+		err := storage.WithMigrationLock(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+			return az.reencode(ctx, db, c, prev)
+		})
+		if err != nil {
+			return fmt.Errorf("authz: encryption: %w", err)
+		}
+	} else if prev != nil && prev.CheckValue() != c.CheckValue() {
+		az.log.Info("encryption: the store is under AUTH_ENCRYPTION_KEY; AUTH_ENCRYPTION_KEY_PREVIOUS is no longer needed")
+	}
+	az.cipher = c
+	return nil
+}
+
+// encryptionDone reports whether the store is entirely in the current
+// format under c; an error when it is under neither c nor prev.
+func (az *Authz) encryptionDone(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher) (bool, error) {
+	check, checked, err := storage.GetSetting(ctx, db, settingCipherCheck)
+	if err != nil {
+		return false, fmt.Errorf("authz: %w", err)
+	}
+	writer, writing, err := storage.GetSetting(ctx, db, storage.SettingCipherWriter)
+	if err != nil {
+		return false, fmt.Errorf("authz: %w", err)
+	}
+	format, _, err := storage.GetSetting(ctx, db, settingCipherFormat)
+	if err != nil {
+		return false, fmt.Errorf("authz: %w", err)
+	}
+	mine := func(v string) bool { return hmac.Equal([]byte(v), []byte(c.CheckValue())) }
+	isPrev := func(v string) bool { return prev != nil && hmac.Equal([]byte(v), []byte(prev.CheckValue())) }
+	if writing && !mine(writer) && !isPrev(writer) {
+		return false, errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database is encrypted (or being re-encrypted) with")
+	}
+	if checked && !mine(check) && !isPrev(check) {
+		if prev == nil {
+			return false, errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with (to rotate keys, set the old one as AUTH_ENCRYPTION_KEY_PREVIOUS)")
+		}
+		return false, errors.New("authz: neither AUTH_ENCRYPTION_KEY nor AUTH_ENCRYPTION_KEY_PREVIOUS is the key this database was encrypted with")
+	}
+	return checked && mine(check) && writing && format == cipherFormat, nil
+}
+
+// reencode runs the conversion or rotation pass, holding the migration
+// lock: another replica may have finished it meanwhile. It reports whether
+// anything was rewritten.
+func (az *Authz) reencode(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher) (bool, error) {
+	done, err := az.encryptionDone(ctx, db, c, prev)
+	if err != nil || done {
+		return false, err
+	}
+	check, checked, err := storage.GetSetting(ctx, db, settingCipherCheck)
+	if err != nil {
+		return false, err
+	}
+	// The key the store's values are under now: c (a plain store, one of
+	// the unbound format, or a pass resumed), or prev (a rotation).
+	source := c
+	rotating := checked && !hmac.Equal([]byte(check), []byte(c.CheckValue()))
+	if rotating {
+		source = prev
+	}
+	// From here on, writers without c are refused (storage.RecordChange).
+	if err := setSetting(ctx, db, storage.SettingCipherWriter, c.CheckValue()); err != nil {
+		return false, err
+	}
+	what := "converting plain and unbound values"
+	if rotating {
+		what = "re-encrypting under the new key (rotation)"
+	}
+	az.log.Info("encryption: "+what+" under the migration lock", "batch_rows", 1000)
+	start := time.Now()
+	r := newRecoder(c, source, az.cfg.EncryptDescriptions)
+	if rotating {
+		// Clients made while the pass runs read values under either key.
+		az.cipher, az.previous = c, source
+		defer func() { az.previous = nil }()
+	}
+	marker := c.ForColumn([]byte("rolegate/reencode"), "progress")
+	n, err := storage.Reencode(ctx, db, storage.ReencodeOptions{
+		Task:   "to:" + c.KeyID(),
+		Seal:   marker.Encrypt,
+		Unseal: marker.Decrypt,
+		Done:   c.KeyPrefix(),
+		Recode: r.recode,
+		Log:    az.log.Info,
+		AfterBatch: func(batch int) error {
+			if reencodeHook != nil {
+				return reencodeHook(az, batch)
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return false, err
+	}
+	if rotating {
+		if err := loginx.ResealSecret(ctx, db, source, c); err != nil {
+			return false, err
+		}
+	}
+	// Done: the key check value moves to c, and the format is current.
+	if err := setSetting(ctx, db, settingCipherCheck, c.CheckValue()); err != nil {
+		return false, err
+	}
+	if err := setSetting(ctx, db, settingCipherFormat, cipherFormat); err != nil {
+		return false, err
+	}
+	secs := time.Since(start).Seconds()
+	az.log.Info("encryption: "+what+" done", "rows_changed", n, "seconds", fmt.Sprintf("%.2f", secs),
+		"rows_per_second", int64(float64(n)/max(secs, 1e-9)))
+	return n > 0, nil
+}
+
+func setSetting(ctx context.Context, db bun.IDB, key, value string) error {
+	_, err := db.NewRaw(`INSERT INTO rolegate_settings (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value).Exec(ctx)
+	return storage.Classify(err)
+}
+
+// recoder re-encodes the values of a conversion or rotation: plain names,
+// values of the unbound format 1 (under source), format-2 values under
+// source, into format 2 under c. Ciphers are derived once per namespace
+// and column.
+type recoder struct {
+	c, source    *cipher.Cipher
+	descriptions bool // AUTH_ENCRYPT_DESCRIPTIONS: plain descriptions are encrypted too
+	cur, old     map[string]*cipher.ClientCipher
+	v1           map[string]*cipher.ClientCipher
+}
+
+func newRecoder(c, source *cipher.Cipher, descriptions bool) *recoder {
+	return &recoder{c: c, source: source, descriptions: descriptions,
+		cur: map[string]*cipher.ClientCipher{}, old: map[string]*cipher.ClientCipher{}, v1: map[string]*cipher.ClientCipher{}}
+}
+
+func cached(m map[string]*cipher.ClientCipher, key string, make func() *cipher.ClientCipher) *cipher.ClientCipher {
+	if len(m) > 4096 {
+		clear(m)
+	}
+	cc, ok := m[key]
+	if !ok {
+		cc = make()
+		m[key] = cc
+	}
+	return cc
+}
+
+func (r *recoder) recode(ns, kind, stored string) (string, bool, error) {
+	raw, err := hex.DecodeString(ns)
+	if err != nil {
+		return "", false, fmt.Errorf("namespace is not hex")
+	}
+	col := cipher.Column(kind)
+	key := kind + "/" + ns
+	cur := cached(r.cur, key, func() *cipher.ClientCipher { return r.c.ForColumn(raw, col) })
+	if strings.HasPrefix(stored, r.c.KeyPrefix()) {
+		return stored, false, nil
+	}
+	var p string
+	switch id, v2 := cipher.KeyIDOf(stored); {
+	case v2 && id == r.source.KeyID():
+		p, err = cached(r.old, key, func() *cipher.ClientCipher { return r.source.ForColumn(raw, col) }).Decrypt(stored)
+	case v2:
+		return "", false, cipher.ErrOtherKey
+	case strings.HasPrefix(stored, cipher.Prefix):
+		p, err = cached(r.v1, ns, func() *cipher.ClientCipher { return r.source.ForClient(raw) }).Decrypt(stored)
+	case kind == storage.KindDescription && !r.descriptions:
+		return stored, false, nil // plain descriptions stay plain
+	default:
+		p = stored // a plain name
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return cur.Encrypt(p), true, nil
+}
+
+// rotatingCodec reads values under the new key or the previous one while a
+// rotation runs; lookups match both stored forms, writes use the new key.
+type rotatingCodec struct{ cur, prev *memoCodec }
+
+var _ storage.FormsCodec = rotatingCodec{}
+
+func (r rotatingCodec) Encrypt(p string) string { return r.cur.Encrypt(p) }
+
+func (r rotatingCodec) Decrypt(stored string) (string, error) {
+	p, err := r.cur.Decrypt(stored)
+	if errors.Is(err, cipher.ErrOtherKey) {
+		return r.prev.Decrypt(stored)
+	}
+	return p, err
+}
+
+func (r rotatingCodec) Forms(p string) []string { return []string{r.cur.Encrypt(p), r.prev.Encrypt(p)} }
