@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/storage/cipher"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -280,6 +281,62 @@ func TestEncryptionRotation(t *testing.T) {
 		if _, err := Open(ctx, func() Config { c := configFor(target); encrypted(testPassphrase)(&c); return c }()); err == nil ||
 			!strings.Contains(err.Error(), "not the key") {
 			t.Fatalf("the old key alone after rotation: %v, want the key check refusal", err)
+		}
+	})
+}
+
+// TestEncryptSwappedCiphertextRefused: a ciphertext is bound to its column
+// and client. Copied from a description (or a member's name) into a
+// permission, or from one client's memberships to another's, it grants
+// nothing and fails to decrypt where it is listed.
+func TestEncryptSwappedCiphertextRefused(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		az := openTarget(t, target, encrypted(testPassphrase))
+		a, b := mustClient(t, az, newKey()), mustClient(t, az, newKey())
+		for _, c := range []*Client{a, b} {
+			expect(t, "add_role", true)(c.AddRole(ctx, "editor", "admin"))
+			expect(t, "add_permission", true)(c.AddPermission(ctx, "editor", "edit"))
+			expect(t, "add_membership", true)(c.AddMembership(ctx, "alice", "editor"))
+		}
+		expect(t, "add_membership mallory", true)(a.AddMembership(ctx, "mallory", "editor"))
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := az.db.NewRaw(q, args...).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var desc string
+		if err := az.db.NewRaw("SELECT description FROM rolegate_roles WHERE ns = ? AND name = 'editor'", a.scope.NS).Scan(ctx, &desc); err != nil {
+			t.Fatal(err)
+		}
+		// A description ("admin") and a member's name ("alice") copied
+		// into the permission column.
+		exec("INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, 'editor', ?)", a.scope.NS, desc)
+		exec("INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, 'editor', ?)", a.scope.NS, a.scope.AuditUser("alice"))
+		// Refused: not granted, or an error (the cold read decrypts every
+		// grant of the role), never true.
+		refused := func(what string, ok bool, err error) {
+			t.Helper()
+			if ok || err != nil && !errors.Is(err, cipher.ErrTampered) {
+				t.Fatalf("%s = %v, %v; want false or ErrTampered", what, ok, err)
+			}
+		}
+		a.cache.Flush()
+		ok, err := a.UserHasPermission(ctx, "alice", "admin")
+		refused("alice has admin through a copied description", ok, err)
+		ok, err = a.UserHasPermission(ctx, "alice", "alice")
+		refused("alice has alice through a copied user name", ok, err)
+		if perms, err := a.GetPermissions(ctx, "editor"); !errors.Is(err, cipher.ErrTampered) {
+			t.Fatalf("get_permissions with copied values = %v, %v; want ErrTampered", perms, err)
+		}
+		// Client a's member copied into client b's memberships.
+		exec("INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, 'editor')", b.scope.NS, a.scope.AuditUser("mallory"))
+		b.cache.Flush()
+		ok, err = b.UserHasPermission(ctx, "mallory", "edit")
+		refused("mallory in b through a copied membership", ok, err)
+		if members, err := b.GetRoleMembers(ctx, "editor"); !errors.Is(err, cipher.ErrTampered) {
+			t.Fatalf("get_role_members with a copied value = %v, %v; want ErrTampered", members, err)
 		}
 	})
 }

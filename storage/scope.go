@@ -2,6 +2,8 @@ package storage
 
 import (
 	"slices"
+
+	"github.com/rolegate/rolegate/storage/cipher"
 )
 
 // Codec turns a stored value of one column into its plain form and back.
@@ -100,15 +102,11 @@ func (s Scope) storedDescription(d string) string {
 }
 
 func (s Scope) plainDescription(d string) (string, error) {
-	if s.Descriptions == nil || !isEncryptedValue(d) {
+	if s.Descriptions == nil || !cipher.IsEncrypted(d) {
 		return d, nil
 	}
 	return s.Descriptions.Decrypt(d)
 }
-
-// isEncryptedValue: the value carries an encryption mark. No valid name
-// holds a '/', and descriptions may not start with the mark.
-func isEncryptedValue(v string) bool { return len(v) >= 3 && v[0] == '/' && v[1] == 'e' }
 
 // sortedUnique sorts and deduplicates; never nil, so that an empty list is
 // [] in JSON, not null.
