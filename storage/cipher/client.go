@@ -27,7 +27,7 @@ type ClientCipher struct {
 	prefix string // Prefix (format 1) or the key's format-2 prefix
 	legacy bool   // format 1: a value without the prefix is plaintext
 	block  cipher.Block
-	macs  sync.Pool // of hash.Hash: HMAC-SHA256 keyed with the MAC subkey
+	macs   sync.Pool // of hash.Hash: HMAC-SHA256 keyed with the MAC subkey
 }
 
 func newClientCipher(aesKey, macKey []byte) *ClientCipher {
