@@ -163,6 +163,13 @@ func (az *Authz) init(ctx context.Context) error {
 		return fmt.Errorf("authz: %w", err)
 	}
 	az.migrated = n
+	// Before encryption: a conversion maps audit records' fingerprints
+	// back to namespaces.
+	key, err := storage.GetOrInitSetting(ctx, az.db, "audit_key", randomHex)
+	if err != nil {
+		return fmt.Errorf("authz: %w", err)
+	}
+	az.auditKey = []byte(key)
 	if az.cfg.EnableEncryption {
 		if err := az.initEncryption(ctx); err != nil {
 			return err
@@ -170,11 +177,6 @@ func (az *Authz) init(ctx context.Context) error {
 	} else if err := az.refuseEncryptedStore(ctx); err != nil {
 		return err
 	}
-	key, err := storage.GetOrInitSetting(ctx, az.db, "audit_key", randomHex)
-	if err != nil {
-		return fmt.Errorf("authz: %w", err)
-	}
-	az.auditKey = []byte(key)
 	if az.cfg.ClientKey != "" {
 		if az.host, err = az.Client(az.cfg.ClientKey); err != nil {
 			return fmt.Errorf("authz: AUTH_CLIENT_KEY: %w", err)

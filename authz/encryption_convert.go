@@ -125,10 +125,21 @@ func (az *Authz) reencode(ctx context.Context, db bun.IDB, c, prev *cipher.Ciphe
 	az.log.Info("encryption: "+what+" under the migration lock", "batch_rows", 1000)
 	start := time.Now()
 	r := newRecoder(c, source, az.cfg.EncryptDescriptions)
+	if r.owners, err = az.auditOwners(ctx, db); err != nil {
+		return false, err
+	}
 	if rotating {
-		// Clients made while the pass runs read values under either key.
+		// Clients made while the pass runs read values under either key;
+		// they are dropped when it ends, so later ones use one form.
 		az.cipher, az.previous = c, source
-		defer func() { az.previous = nil }()
+		defer func() {
+			az.previous = nil
+			az.clients.Range(func(k string, cl *Client) bool {
+				cl.drop()
+				az.clients.Delete(k)
+				return true
+			})
+		}()
 	}
 	marker := c.ForColumn([]byte("rolegate/reencode"), "progress")
 	n, err := storage.Reencode(ctx, db, storage.ReencodeOptions{
@@ -181,6 +192,7 @@ type recoder struct {
 	descriptions bool // AUTH_ENCRYPT_DESCRIPTIONS: plain descriptions are encrypted too
 	cur, old     map[string]*cipher.ClientCipher
 	v1           map[string]*cipher.ClientCipher
+	owners       map[string]string // audit fingerprint -> namespace
 }
 
 func newRecoder(c, source *cipher.Cipher, descriptions bool) *recoder {
@@ -200,34 +212,144 @@ func cached(m map[string]*cipher.ClientCipher, key string, make func() *cipher.C
 	return cc
 }
 
-func (r *recoder) recode(ns, kind, stored string) (string, bool, error) {
+func (r *recoder) recode(owner, kind, stored string) (string, bool, error) {
+	if kind == storage.KindAudit {
+		v := r.recodeAudit(owner, stored)
+		return v, v != stored, nil
+	}
+	if kind == storage.KindDescription && !r.descriptions && !cipher.IsEncrypted(stored) {
+		return stored, false, nil // plain descriptions stay plain
+	}
+	v, err := r.value(owner, cipher.Column(kind), stored)
+	return v, err == nil && v != stored, err
+}
+
+// value re-encodes one stored value of a column of namespace ns under r.c:
+// a plain value, one of format 1 under r.source, or one of format 2 under
+// r.source; one under r.c already is returned as it is.
+func (r *recoder) value(ns string, col cipher.Column, stored string) (string, error) {
+	if strings.HasPrefix(stored, r.c.KeyPrefix()) {
+		return stored, nil
+	}
 	raw, err := hex.DecodeString(ns)
 	if err != nil {
-		return "", false, fmt.Errorf("namespace is not hex")
+		return "", fmt.Errorf("namespace is not hex")
 	}
-	col := cipher.Column(kind)
-	key := kind + "/" + ns
-	cur := cached(r.cur, key, func() *cipher.ClientCipher { return r.c.ForColumn(raw, col) })
-	if strings.HasPrefix(stored, r.c.KeyPrefix()) {
-		return stored, false, nil
-	}
+	key := string(col) + "/" + ns
 	var p string
 	switch id, v2 := cipher.KeyIDOf(stored); {
 	case v2 && id == r.source.KeyID():
 		p, err = cached(r.old, key, func() *cipher.ClientCipher { return r.source.ForColumn(raw, col) }).Decrypt(stored)
 	case v2:
-		return "", false, cipher.ErrOtherKey
+		return "", cipher.ErrOtherKey
 	case strings.HasPrefix(stored, cipher.Prefix):
 		p, err = cached(r.v1, ns, func() *cipher.ClientCipher { return r.source.ForClient(raw) }).Decrypt(stored)
-	case kind == storage.KindDescription && !r.descriptions:
-		return stored, false, nil // plain descriptions stay plain
 	default:
-		p = stored // a plain name
+		p = stored // plain
 	}
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
-	return cur.Encrypt(p), true, nil
+	return cached(r.cur, key, func() *cipher.ClientCipher { return r.c.ForColumn(raw, col) }).Encrypt(p), nil
+}
+
+// redacted replaces, in an audit record, a plain name whose client is not
+// known (so it cannot be encrypted under the client's subkeys).
+const redacted = "[redacted]"
+
+// recodeAudit re-encodes the user and permission names in an audit
+// record's resource, by the shapes rolegate writes: permission:ROLE/NAME,
+// permission:NAME, membership:USER/ROLE[@SCOPE], user:USER and
+// user:USER/NAME. Role and scope names are plain by design. A resource of
+// another shape, or with more parts than its shape has (an invalid name
+// holding a '/', refused), has its parts after the kind redacted, as has a
+// plain name of a client no namespace maps to. A value that does not
+// decrypt is left as it is: it is not plaintext.
+func (r *recoder) recodeAudit(fp, resource string) string {
+	kind, rest, ok := strings.Cut(resource, ":")
+	if !ok {
+		return resource
+	}
+	toks := auditTokens(rest)
+	var cols []cipher.Column
+	switch {
+	case kind == "permission" && len(toks) == 1:
+		cols = []cipher.Column{cipher.ColumnPermission}
+	case kind == "permission" && len(toks) == 2:
+		cols = []cipher.Column{"", cipher.ColumnPermission}
+	case kind == "membership" && len(toks) >= 2:
+		cols = []cipher.Column{cipher.ColumnUser} // the rest: the role and scope, plain
+	case kind == "user" && len(toks) == 1:
+		cols = []cipher.Column{cipher.ColumnUser}
+	case kind == "user" && len(toks) == 2:
+		cols = []cipher.Column{cipher.ColumnUser, cipher.ColumnPermission}
+	case kind == "permission", kind == "membership", kind == "user":
+		if cipher.IsEncrypted(rest) {
+			return resource
+		}
+		return kind + ":" + redacted
+	default:
+		return resource
+	}
+	ns, known := r.owners[fp]
+	for i, col := range cols {
+		if col == "" || toks[i] == "" || toks[i] == redacted {
+			continue
+		}
+		switch v, err := r.value(ns, col, toks[i]); {
+		case !known && !cipher.IsEncrypted(toks[i]):
+			toks[i] = redacted
+		case known && err == nil:
+			toks[i] = v
+		}
+	}
+	return kind + ":" + strings.Join(toks, "/")
+}
+
+// auditTokens splits the '/'-separated parts of a resource, keeping an
+// encrypted value ("/e1/...", "/e2<kid>/...") whole.
+func auditTokens(s string) []string {
+	var out []string
+	for {
+		n := 0
+		if pre := encryptedTokenPrefix(s); pre > 0 {
+			n = pre
+		}
+		if i := strings.IndexByte(s[n:], '/'); i >= 0 {
+			n += i
+		} else {
+			n = len(s)
+		}
+		out = append(out, s[:n])
+		if n == len(s) {
+			return out
+		}
+		s = s[n+1:]
+	}
+}
+
+func encryptedTokenPrefix(s string) int {
+	if strings.HasPrefix(s, cipher.Prefix) {
+		return len(cipher.Prefix)
+	}
+	if _, ok := cipher.KeyIDOf(s); ok {
+		return len(cipher.PrefixV2) + cipher.KeyIDSize + 1
+	}
+	return 0
+}
+
+// auditOwners maps the client fingerprints of audit records to the
+// namespaces that have data in the store.
+func (az *Authz) auditOwners(ctx context.Context, db bun.IDB) (map[string]string, error) {
+	var nss []string
+	if err := db.NewRaw(`SELECT ns FROM rolegate_revisions UNION SELECT ns FROM rolegate_roles`).Scan(ctx, &nss); err != nil {
+		return nil, storage.Classify(err)
+	}
+	out := make(map[string]string, len(nss))
+	for _, ns := range nss {
+		out[az.fingerprint(ns)] = ns
+	}
+	return out, nil
 }
 
 // rotatingCodec reads values under the new key or the previous one while a

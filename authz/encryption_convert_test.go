@@ -3,12 +3,16 @@ package authz
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"log/slog"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/cipher"
@@ -43,13 +47,12 @@ func crashAfter(t *testing.T, n int) func() {
 	return func() { reencodeHook = nil }
 }
 
-// loadPlain writes users*1 memberships, a grant per role and the
-// distinctive names, without encryption and without audit records (audit
-// records are history and outside conversion: see the README).
+// loadPlain writes users memberships, a grant and the distinctive names,
+// without encryption, with audit records (which name them too).
 func loadPlain(t *testing.T, target storagetest.Target, key string, users int) {
 	t.Helper()
 	ctx := context.Background()
-	az := openTarget(t, target, func(c *Config) { c.DisableAuditLogging = true })
+	az := openTarget(t, target, nil)
 	c := mustClient(t, az, key)
 	expect(t, "add_role", true)(c.AddRole(ctx, "editor", "edits things"))
 	expect(t, "add_permission", true)(c.AddPermission(ctx, "editor", plainMarkPerm))
@@ -103,7 +106,14 @@ func storeFiles(t *testing.T, az *Authz, target storagetest.Target) map[string][
 		}
 		return out
 	}
-	if _, err := az.db.ExecContext(ctx, "CHECKPOINT"); err != nil {
+	// A checkpoint writes the shared buffers to the relation files; on a
+	// loaded machine it can outlast the driver's read timeout, so it runs
+	// on a connection of its own with a longer one.
+	ckpt := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(target.Config.PostgreSQLURL),
+		pgdriver.WithReadTimeout(3*time.Minute), pgdriver.WithWriteTimeout(time.Minute)))
+	_, err := ckpt.ExecContext(ctx, "CHECKPOINT")
+	ckpt.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
 	var rels []string

@@ -16,26 +16,31 @@ const (
 	KindUser        = "user"
 	KindPermission  = "permission"
 	KindDescription = "description"
+	// KindAudit is an audit record's resource, which names users and
+	// permissions in their stored form among other things; its owner is
+	// the client's fingerprint, not the namespace.
+	KindAudit = "audit"
 )
 
 // encryptedColumn is one column whose values rolegate encrypts.
 type encryptedColumn struct {
 	table, col, kind string
-	pk               []string // primary key, leading with ns; may include col
+	pk               []string // primary key; may include col
 	intPK            int      // index of an integer key column, or -1
+	free             bool     // free text holding stored names: no prefix to skip by
 }
 
 // encryptedColumns are every column rolegate encrypts: permission names,
 // members' user names (global and scoped memberships, and the change log,
-// which names the member a write changed), and role descriptions. Audit
-// records are not among them (see README: they are history, written in
-// whatever form was current).
+// which names the member a write changed), role descriptions, and the
+// names in audit records' resources.
 var encryptedColumns = []encryptedColumn{
-	{"rolegate_permissions", "name", KindPermission, []string{"ns", "role", "name"}, -1},
-	{"rolegate_memberships", "user_name", KindUser, []string{"ns", "user_name", "role"}, -1},
-	{"rolegate_scoped_memberships", "user_name", KindUser, []string{"ns", "user_name", "scope", "role"}, -1},
-	{"rolegate_roles", "description", KindDescription, []string{"ns", "name"}, -1},
-	{"rolegate_changes", "user_name", KindUser, []string{"ns", "revision"}, 1},
+	{"rolegate_permissions", "name", KindPermission, []string{"ns", "role", "name"}, -1, false},
+	{"rolegate_memberships", "user_name", KindUser, []string{"ns", "user_name", "role"}, -1, false},
+	{"rolegate_scoped_memberships", "user_name", KindUser, []string{"ns", "user_name", "scope", "role"}, -1, false},
+	{"rolegate_roles", "description", KindDescription, []string{"ns", "name"}, -1, false},
+	{"rolegate_changes", "user_name", KindUser, []string{"ns", "revision"}, 1, false},
+	{"rolegate_audit", "resource", KindAudit, []string{"id"}, 0, true},
 }
 
 // EncryptedTables are the tables Reencode rewrites.
@@ -47,9 +52,10 @@ func EncryptedTables() []string {
 	return out
 }
 
-// Recoder returns the new stored form of one value of kind in namespace
-// ns, and whether it differs from stored.
-type Recoder func(ns, kind, stored string) (string, bool, error)
+// Recoder returns the new stored form of one value of kind owned by owner
+// (the namespace; for KindAudit the client's fingerprint), and whether it
+// differs from stored.
+type Recoder func(owner, kind, stored string) (string, bool, error)
 
 // ReencodeOptions configure Reencode.
 type ReencodeOptions struct {
@@ -163,19 +169,6 @@ func Reencode(ctx context.Context, db bun.IDB, opt ReencodeOptions) (int64, erro
 // one transaction, saving the marker past them. It returns the rows seen,
 // those changed, and the key of the last.
 func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt ReencodeOptions, m reencodeMarker) (int, int64, []any, error) {
-	keys := strings.Join(col.pk, ", ")
-	q := "SELECT " + keys + ", " + col.col + " FROM " + col.table + " WHERE " + col.col + " IS NOT NULL AND " +
-		col.col + " <> '' AND " + col.col + " NOT LIKE ?"
-	args := []any{opt.Done + "%"}
-	if m.After != nil {
-		q += " AND (" + keys + ") > (" + strings.TrimSuffix(strings.Repeat("?, ", len(col.pk)), ", ") + ")"
-		args = append(args, col.keyArgs(m.After)...)
-	}
-	q += " ORDER BY " + keys + " LIMIT ?"
-	args = append(args, opt.Batch)
-	var seen int
-	var changed int64
-	var last []any
 	sel := make([]string, 4)
 	for i := range sel {
 		switch {
@@ -187,51 +180,69 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 			sel[i] = col.pk[i] + " AS k" + strconv.Itoa(i)
 		}
 	}
-	q = "SELECT " + strings.Join(sel, ", ") + ", " + col.col + " AS v" + q[strings.Index(q, " FROM "):]
+	keys := strings.Join(col.pk, ", ")
+	q := "SELECT " + col.owner() + " AS owner, " + strings.Join(sel, ", ") + ", " + col.col + " AS v FROM " + col.table +
+		" WHERE " + col.col + " IS NOT NULL AND " + col.col + " <> ''"
+	var args []any
+	if !col.free {
+		q += " AND " + col.col + " NOT LIKE ?"
+		args = append(args, opt.Done+"%")
+	}
+	if m.After != nil {
+		q += " AND (" + keys + ") > (" + strings.TrimSuffix(strings.Repeat("?, ", len(col.pk)), ", ") + ")"
+		args = append(args, col.keyArgs(m.After)...)
+	}
+	q += " ORDER BY " + keys + " LIMIT ?"
+	args = append(args, opt.Batch)
+	var seen int
+	var changed int64
+	var last []any
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		type row struct {
-			K [4]string
-			V string
+		var batch []struct {
+			Owner string `bun:"owner"`
+			K0    string `bun:"k0"`
+			K1    string `bun:"k1"`
+			K2    string `bun:"k2"`
+			K3    string `bun:"k3"`
+			V     string `bun:"v"`
 		}
-		var raw []struct {
-			K0 string `bun:"k0"`
-			K1 string `bun:"k1"`
-			K2 string `bun:"k2"`
-			K3 string `bun:"k3"`
-			V  string `bun:"v"`
-		}
-		if err := tx.NewRaw(q, args...).Scan(ctx, &raw); err != nil {
+		if err := tx.NewRaw(q, args...).Scan(ctx, &batch); err != nil {
 			return err
-		}
-		batch := make([]row, len(raw))
-		for i, r := range raw {
-			batch[i] = row{[4]string{r.K0, r.K1, r.K2, r.K3}, r.V}
 		}
 		seen = len(batch)
 		if seen == 0 {
 			return nil
 		}
 		for _, r := range batch {
-			ns := r.K[0]
-			nv, diff, err := opt.Recode(ns, col.kind, r.V)
+			nv, diff, err := opt.Recode(r.Owner, col.kind, r.V)
 			if err != nil {
-				return fmt.Errorf("a value of namespace %.8s…: %w", ns, err)
+				return fmt.Errorf("a value of namespace %.8s…: %w", r.Owner, err)
 			}
 			if !diff {
 				continue
 			}
 			changed++
-			if err := col.rewrite(ctx, tx, col.key(r.K), nv); err != nil {
+			if err := col.rewrite(ctx, tx, col.key([4]string{r.K0, r.K1, r.K2, r.K3}), nv); err != nil {
 				return err
 			}
 		}
-		last = col.key(batch[len(batch)-1].K)
+		r := batch[len(batch)-1]
+		last = col.key([4]string{r.K0, r.K1, r.K2, r.K3})
 		mk, _ := json.Marshal(reencodeMarker{Task: opt.Task, Table: m.Table, After: last})
 		_, err := tx.NewRaw(`INSERT INTO rolegate_settings (key, value) VALUES (?, ?)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, SettingReencodeProgress, opt.Seal(string(mk))).Exec(ctx)
 		return err
 	})
 	return seen, changed, last, Classify(err)
+}
+
+// owner is the column that says whose value a row holds: the namespace,
+// or for audit records the client's fingerprint.
+func (col encryptedColumn) owner() string {
+	if col.kind == KindAudit {
+		return "client"
+	}
+	return "ns"
 }
 
 // key is the primary key of a row read as text, with its integer column
