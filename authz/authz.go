@@ -280,8 +280,12 @@ func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
 func (c *Client) drop() {
 	c.cache.Close()
 	for _, codec := range []storage.Codec{c.scope.Users, c.scope.Permissions, c.scope.Descriptions} {
-		if m, ok := codec.(*memoCodec); ok {
+		switch m := codec.(type) {
+		case *memoCodec:
 			m.release()
+		case rotatingCodec:
+			m.cur.release()
+			m.prev.release()
 		}
 	}
 }
