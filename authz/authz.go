@@ -33,17 +33,20 @@ type Authz struct {
 	migrated int  // migrations Open applied, for the startup line
 	// listening receives the outcome of the change listener's first
 	// attempt (PostgreSQL only), so Open can say it is live.
-	listening chan error
-	log       *slog.Logger
-	cipher    *cipher.Cipher // nil when encryption is off
-	// previous is the key being rotated away from, set only while the
-	// rotation pass runs: clients then read values under either key.
-	previous *cipher.Cipher
-	auditKey []byte // keys the client fingerprints in audit records
-	clients  *xsync.MapOf[string, *Client]
-	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login    *loginx.Service
-	resolver middleware.Resolver
+	listening  chan error
+	log        *slog.Logger
+	cipher     *cipher.Cipher // nil when encryption is off
+	generation int            // the key generation of cipher's values
+	// previous is the key being rotated away from (with the generation of
+	// its values; 0 for format 1), set only while the rotation pass runs:
+	// clients then read values under either key.
+	previous    *cipher.Cipher
+	previousGen int
+	auditKey    []byte // keys the client fingerprints in audit records
+	clients     *xsync.MapOf[string, *Client]
+	host        *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login       *loginx.Service
+	resolver    middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
 	noResolver   bool
@@ -305,15 +308,18 @@ func (az *Authz) newClient(key string) *Client {
 	if az.cipher != nil {
 		raw, _ := hex.DecodeString(ns)
 		codec := func(col cipher.Column) storage.Codec {
-			cur := newMemoCodec(az.cipher.ForColumn(raw, col), &az.memos)
-			if az.previous != nil {
-				return rotatingCodec{cur, newMemoCodec(az.previous.ForColumn(raw, col), &az.memos)}
+			cur := newMemoCodec(az.cipher.ForColumn(raw, col, az.generation), &az.memos)
+			switch {
+			case az.previous != nil && az.previousGen >= cipher.FirstGeneration:
+				return rotatingCodec{cur, newMemoCodec(az.previous.ForColumn(raw, col, az.previousGen), &az.memos)}
+			case az.previous != nil:
+				return rotatingCodec{cur, newMemoCodec(az.previous.ForClient(raw), &az.memos)}
 			}
 			return cur
 		}
 		scope.Users, scope.Permissions = codec(cipher.ColumnUser), codec(cipher.ColumnPermission)
 		scope.Descriptions, scope.EncryptDescriptions = codec(cipher.ColumnDescription), az.cfg.EncryptDescriptions
-		scope.KeyCheck = az.cipher.CheckValue()
+		scope.KeyCheck = writerValue(az.cipher, az.generation)
 	}
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
 	c.cache = cache.New(storeLoader{c}, az.cacheBudget)

@@ -225,7 +225,7 @@ func checkDescription(d string) error {
 	}
 	if cipher.IsEncrypted(d) {
 		// It would read as an encrypted value, and fail to decrypt.
-		return fmt.Errorf("%w: description must not start with %s or %s (the marks of encrypted values)", ErrInvalidName, cipher.Prefix, cipher.PrefixV2)
+		return fmt.Errorf("%w: description must not start with %s or /e<number>/ (the marks of encrypted values)", ErrInvalidName, cipher.Prefix)
 	}
 	return nil
 }

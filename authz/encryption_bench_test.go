@@ -43,7 +43,7 @@ func (p encryptPair) order(i int) [2]*Client {
 func encryptPairFor(b *testing.B, d *benchData) encryptPair {
 	var p encryptPair
 	for _, m := range encryptModes {
-		c := mustClient(b, openTarget(b, storagetest.SQLite(b), m.mod), newKey())
+		c := mustClient(b, openTarget(b, storagetest.SQLite(b), quietWatcher(m.mod)), newKey())
 		if d != nil {
 			d.load(b, c)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,94 +45,132 @@ func (az *Authz) initEncryption(ctx context.Context) error {
 		if prev, err = az.openCipher(ctx, az.cfg.EncryptionKeyPrevious); err != nil {
 			return fmt.Errorf("%w (AUTH_ENCRYPTION_KEY_PREVIOUS)", err)
 		}
-		if prev.KeyID() == c.KeyID() && prev.CheckValue() != c.CheckValue() {
-			return errors.New("authz: AUTH_ENCRYPTION_KEY and AUTH_ENCRYPTION_KEY_PREVIOUS have the same key id; choose another new key")
-		}
 	}
-	done, err := az.encryptionDone(ctx, az.db, c, prev)
+	st, err := readCipherState(ctx, az.db, c, prev)
 	if err != nil {
 		return err
 	}
-	if !done {
+	if !st.done(c) {
 		err := storage.WithMigrationLock(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
 			return az.reencode(ctx, db, c, prev)
 		})
 		if err != nil {
 			return fmt.Errorf("authz: encryption: %w", err)
 		}
+		if st, err = readCipherState(ctx, az.db, c, prev); err != nil {
+			return err
+		}
 	} else if prev != nil && prev.CheckValue() != c.CheckValue() {
 		az.log.Info("encryption: the store is under AUTH_ENCRYPTION_KEY; AUTH_ENCRYPTION_KEY_PREVIOUS is no longer needed")
 	}
-	az.cipher = c
+	az.cipher, az.generation = c, st.generation
 	return nil
 }
 
-// encryptionDone reports whether the store is entirely in the current
-// format under c; an error when it is under neither c nor prev.
-func (az *Authz) encryptionDone(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher) (bool, error) {
-	check, checked, err := storage.GetSetting(ctx, db, settingCipherCheck)
-	if err != nil {
-		return false, fmt.Errorf("authz: %w", err)
-	}
-	writer, writing, err := storage.GetSetting(ctx, db, storage.SettingCipherWriter)
-	if err != nil {
-		return false, fmt.Errorf("authz: %w", err)
-	}
-	format, _, err := storage.GetSetting(ctx, db, settingCipherFormat)
-	if err != nil {
-		return false, fmt.Errorf("authz: %w", err)
-	}
-	mine := func(v string) bool { return hmac.Equal([]byte(v), []byte(c.CheckValue())) }
-	isPrev := func(v string) bool { return prev != nil && hmac.Equal([]byte(v), []byte(prev.CheckValue())) }
-	if writing && !mine(writer) && !isPrev(writer) {
-		return false, errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database is encrypted (or being re-encrypted) with")
-	}
-	if checked && !mine(check) && !isPrev(check) {
-		if prev == nil {
-			return false, errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with (to rotate keys, set the old one as AUTH_ENCRYPTION_KEY_PREVIOUS)")
+// Settings of the store's encryption state, beside settingCipherCheck.
+const (
+	// settingCipherGeneration: the key generation of the values under the
+	// key of the key check value (cipher.GenerationPrefix).
+	settingCipherGeneration = "cipher_generation"
+)
+
+// cipherState is the store's encryption state, from rolegate_settings.
+type cipherState struct {
+	check      string // key check value of the key the store is under; "" for none
+	writer     string // storage.SettingCipherWriter: "<check>/<generation>" writers must use
+	format     string
+	generation int // of the values under check's key; 0 for none (plain, or format 1)
+}
+
+// writerValue is the value of storage.SettingCipherWriter for writers under
+// c at generation g (also their Scope.KeyCheck).
+func writerValue(c *cipher.Cipher, g int) string { return c.CheckValue() + "/" + strconv.Itoa(g) }
+
+// readCipherState reads the state and refuses it when it is under neither
+// c nor prev.
+func readCipherState(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher) (cipherState, error) {
+	var st cipherState
+	var gen string
+	for key, dst := range map[string]*string{settingCipherCheck: &st.check, storage.SettingCipherWriter: &st.writer,
+		settingCipherFormat: &st.format, settingCipherGeneration: &gen} {
+		v, _, err := storage.GetSetting(ctx, db, key)
+		if err != nil {
+			return st, fmt.Errorf("authz: %w", err)
 		}
-		return false, errors.New("authz: neither AUTH_ENCRYPTION_KEY nor AUTH_ENCRYPTION_KEY_PREVIOUS is the key this database was encrypted with")
+		*dst = v
 	}
-	return checked && mine(check) && writing && format == cipherFormat, nil
+	st.generation, _ = strconv.Atoi(gen)
+	is := func(v string, k *cipher.Cipher) bool {
+		return k != nil && hmac.Equal([]byte(v), []byte(k.CheckValue()))
+	}
+	writerCheck, _, _ := strings.Cut(st.writer, "/")
+	if st.writer != "" && !is(writerCheck, c) && !is(writerCheck, prev) {
+		return st, errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database is encrypted (or being re-encrypted) with")
+	}
+	if st.check != "" && !is(st.check, c) && !is(st.check, prev) {
+		if prev == nil {
+			return st, errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with (to rotate keys, set the old one as AUTH_ENCRYPTION_KEY_PREVIOUS)")
+		}
+		return st, errors.New("authz: neither AUTH_ENCRYPTION_KEY nor AUTH_ENCRYPTION_KEY_PREVIOUS is the key this database was encrypted with")
+	}
+	return st, nil
+}
+
+// done: every value is in the current format under c.
+func (st cipherState) done(c *cipher.Cipher) bool {
+	return hmac.Equal([]byte(st.check), []byte(c.CheckValue())) && st.format == cipherFormat &&
+		st.generation >= cipher.FirstGeneration && st.writer == writerValue(c, st.generation)
+}
+
+// target is the generation a pass to c writes: the one a pass cut off was
+// writing, the next after the previous key's in a rotation, or the first.
+func (st cipherState) target(c *cipher.Cipher, rotating bool) int {
+	if check, g, ok := strings.Cut(st.writer, "/"); ok && hmac.Equal([]byte(check), []byte(c.CheckValue())) {
+		if n, err := strconv.Atoi(g); err == nil && n >= cipher.FirstGeneration {
+			return n
+		}
+	}
+	if rotating {
+		return max(st.generation+1, cipher.FirstGeneration)
+	}
+	return max(st.generation, cipher.FirstGeneration)
 }
 
 // reencode runs the conversion or rotation pass, holding the migration
 // lock: another replica may have finished it meanwhile. It reports whether
 // anything was rewritten.
 func (az *Authz) reencode(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher) (bool, error) {
-	done, err := az.encryptionDone(ctx, db, c, prev)
-	if err != nil || done {
-		return false, err
-	}
-	check, checked, err := storage.GetSetting(ctx, db, settingCipherCheck)
-	if err != nil {
+	st, err := readCipherState(ctx, db, c, prev)
+	if err != nil || st.done(c) {
 		return false, err
 	}
 	// The key the store's values are under now: c (a plain store, one of
 	// the unbound format, or a pass resumed), or prev (a rotation).
 	source := c
-	rotating := checked && !hmac.Equal([]byte(check), []byte(c.CheckValue()))
+	rotating := st.check != "" && !hmac.Equal([]byte(st.check), []byte(c.CheckValue()))
 	if rotating {
 		source = prev
 	}
+	target := st.target(c, rotating)
 	// From here on, writers without c are refused (storage.RecordChange).
-	if err := setSetting(ctx, db, storage.SettingCipherWriter, c.CheckValue()); err != nil {
+	if err := setSetting(ctx, db, storage.SettingCipherWriter, writerValue(c, target)); err != nil {
 		return false, err
 	}
 	what := "converting plain and unbound values"
 	if rotating {
 		what = "re-encrypting under the new key (rotation)"
 	}
-	az.log.Info("encryption: "+what+" under the migration lock", "batch_rows", 1000)
+	az.log.Info("encryption: "+what+" under the migration lock", "batch_rows", 1000, "generation", target)
 	start := time.Now()
-	r := newRecoder(c, source, az.cfg.EncryptDescriptions)
+	r := &recoder{c: c, source: source, target: target, sourceGen: st.generation, descriptions: az.cfg.EncryptDescriptions,
+		cur: map[string]*cipher.ClientCipher{}, old: map[string]*cipher.ClientCipher{}, v1: map[string]*cipher.ClientCipher{}}
 	if r.owners, err = az.auditOwners(ctx, db); err != nil {
 		return false, err
 	}
 	if rotating {
 		// Clients made while the pass runs read values under either key;
 		// they are dropped when it ends, so later ones use one form.
-		az.cipher, az.previous = c, source
+		az.cipher, az.generation, az.previous, az.previousGen = c, target, source, st.generation
 		defer func() {
 			az.previous = nil
 			az.clients.Range(func(k string, cl *Client) bool {
@@ -141,12 +180,12 @@ func (az *Authz) reencode(ctx context.Context, db bun.IDB, c, prev *cipher.Ciphe
 			})
 		}()
 	}
-	marker := c.ForColumn([]byte("rolegate/reencode"), "progress")
+	marker := c.ForColumn([]byte("rolegate/reencode"), "progress", target)
 	n, err := storage.Reencode(ctx, db, storage.ReencodeOptions{
-		Task:   "to:" + c.KeyID(),
+		Task:   "generation:" + strconv.Itoa(target),
 		Seal:   marker.Encrypt,
 		Unseal: marker.Decrypt,
-		Done:   c.KeyPrefix(),
+		Done:   cipher.GenerationPrefix(target),
 		Recode: r.recode,
 		Log:    az.log.Info,
 		AfterBatch: func(batch int) error {
@@ -164,12 +203,13 @@ func (az *Authz) reencode(ctx context.Context, db bun.IDB, c, prev *cipher.Ciphe
 			return false, err
 		}
 	}
-	// Done: the key check value moves to c, and the format is current.
-	if err := setSetting(ctx, db, settingCipherCheck, c.CheckValue()); err != nil {
-		return false, err
-	}
-	if err := setSetting(ctx, db, settingCipherFormat, cipherFormat); err != nil {
-		return false, err
+	// Done: the key check value moves to c, with its generation, and the
+	// format is current.
+	for _, kv := range [][2]string{{settingCipherCheck, c.CheckValue()}, {settingCipherGeneration, strconv.Itoa(target)},
+		{settingCipherFormat, cipherFormat}} {
+		if err := setSetting(ctx, db, kv[0], kv[1]); err != nil {
+			return false, err
+		}
 	}
 	secs := time.Since(start).Seconds()
 	az.log.Info("encryption: "+what+" done", "rows_changed", n, "seconds", fmt.Sprintf("%.2f", secs),
@@ -188,16 +228,12 @@ func setSetting(ctx context.Context, db bun.IDB, key, value string) error {
 // source, into format 2 under c. Ciphers are derived once per namespace
 // and column.
 type recoder struct {
-	c, source    *cipher.Cipher
-	descriptions bool // AUTH_ENCRYPT_DESCRIPTIONS: plain descriptions are encrypted too
-	cur, old     map[string]*cipher.ClientCipher
-	v1           map[string]*cipher.ClientCipher
-	owners       map[string]string // audit fingerprint -> namespace
-}
-
-func newRecoder(c, source *cipher.Cipher, descriptions bool) *recoder {
-	return &recoder{c: c, source: source, descriptions: descriptions,
-		cur: map[string]*cipher.ClientCipher{}, old: map[string]*cipher.ClientCipher{}, v1: map[string]*cipher.ClientCipher{}}
+	c, source         *cipher.Cipher
+	target, sourceGen int  // generations written, and of the values under source (0: none)
+	descriptions      bool // AUTH_ENCRYPT_DESCRIPTIONS: plain descriptions are encrypted too
+	cur, old          map[string]*cipher.ClientCipher
+	v1                map[string]*cipher.ClientCipher
+	owners            map[string]string // audit fingerprint -> namespace
 }
 
 func cached(m map[string]*cipher.ClientCipher, key string, make func() *cipher.ClientCipher) *cipher.ClientCipher {
@@ -228,7 +264,7 @@ func (r *recoder) recode(owner, kind, stored string) (string, bool, error) {
 // a plain value, one of format 1 under r.source, or one of format 2 under
 // r.source; one under r.c already is returned as it is.
 func (r *recoder) value(ns string, col cipher.Column, stored string) (string, error) {
-	if strings.HasPrefix(stored, r.c.KeyPrefix()) {
+	if strings.HasPrefix(stored, cipher.GenerationPrefix(r.target)) {
 		return stored, nil
 	}
 	raw, err := hex.DecodeString(ns)
@@ -237,9 +273,9 @@ func (r *recoder) value(ns string, col cipher.Column, stored string) (string, er
 	}
 	key := string(col) + "/" + ns
 	var p string
-	switch id, v2 := cipher.KeyIDOf(stored); {
-	case v2 && id == r.source.KeyID():
-		p, err = cached(r.old, key, func() *cipher.ClientCipher { return r.source.ForColumn(raw, col) }).Decrypt(stored)
+	switch g, v2 := cipher.GenerationOf(stored); {
+	case v2 && g == r.sourceGen:
+		p, err = cached(r.old, key, func() *cipher.ClientCipher { return r.source.ForColumn(raw, col, g) }).Decrypt(stored)
 	case v2:
 		return "", cipher.ErrOtherKey
 	case strings.HasPrefix(stored, cipher.Prefix):
@@ -250,7 +286,7 @@ func (r *recoder) value(ns string, col cipher.Column, stored string) (string, er
 	if err != nil {
 		return "", err
 	}
-	return cached(r.cur, key, func() *cipher.ClientCipher { return r.c.ForColumn(raw, col) }).Encrypt(p), nil
+	return cached(r.cur, key, func() *cipher.ClientCipher { return r.c.ForColumn(raw, col, r.target) }).Encrypt(p), nil
 }
 
 // redacted replaces, in an audit record, a plain name whose client is not
@@ -332,8 +368,8 @@ func encryptedTokenPrefix(s string) int {
 	if strings.HasPrefix(s, cipher.Prefix) {
 		return len(cipher.Prefix)
 	}
-	if _, ok := cipher.KeyIDOf(s); ok {
-		return len(cipher.PrefixV2) + cipher.KeyIDSize + 1
+	if g, ok := cipher.GenerationOf(s); ok {
+		return len(cipher.GenerationPrefix(g))
 	}
 	return 0
 }
@@ -362,7 +398,9 @@ func (r rotatingCodec) Encrypt(p string) string { return r.cur.Encrypt(p) }
 
 func (r rotatingCodec) Decrypt(stored string) (string, error) {
 	p, err := r.cur.Decrypt(stored)
-	if errors.Is(err, cipher.ErrOtherKey) {
+	// Only a value of the previous key's format goes to it (a format-1
+	// cipher would pass anything else through as plaintext).
+	if errors.Is(err, cipher.ErrOtherKey) || err != nil && strings.HasPrefix(stored, cipher.Prefix) {
 		return r.prev.Decrypt(stored)
 	}
 	return p, err

@@ -135,7 +135,7 @@ func TestEncryptNoPlaintextAtRest(t *testing.T) {
 		c := mustClient(t, az, newKey())
 		encryptedWrites(t, c)
 		storedPerm := c.scope.AuditPermission(secretPerm)
-		if !strings.HasPrefix(storedPerm, cipher.Prefix) {
+		if !strings.HasPrefix(storedPerm, cipher.GenerationPrefix(cipher.FirstGeneration)) {
 			t.Fatalf("stored form %q lacks the encryption prefix", storedPerm)
 		}
 
@@ -209,7 +209,7 @@ func TestEncryptNoPlaintextAtRest(t *testing.T) {
 			}
 			descs := rawStrings(t, az, `SELECT description FROM rolegate_roles`)
 			for _, d := range descs {
-				if !strings.HasPrefix(d, cipher.Prefix) {
+				if !strings.HasPrefix(d, cipher.GenerationPrefix(cipher.FirstGeneration)) {
 					t.Errorf("description %q is not encrypted", d)
 				}
 			}
@@ -403,7 +403,7 @@ func TestEncryptTamperedValue(t *testing.T) {
 		// flip changes one character in the middle of the base64 body for
 		// another letter of the alphabet, keeping it well formed.
 		flip := func(v string) string {
-			i := len(cipher.Prefix) + (len(v)-len(cipher.Prefix))/2
+			i := len(cipher.GenerationPrefix(cipher.FirstGeneration)) + (len(v)-len(cipher.GenerationPrefix(cipher.FirstGeneration)))/2
 			r := byte('A')
 			if v[i] == 'A' {
 				r = 'B'
@@ -468,7 +468,7 @@ func TestEncryptTamperedValue(t *testing.T) {
 		if _, err := other.AddRole(ctx, "r", ""); err != nil {
 			t.Fatal(err)
 		}
-		for _, bad := range []string{cipher.Prefix + "!!not-base64!!", cipher.Prefix + "AAAA", cipher.Prefix} {
+		for _, bad := range []string{cipher.GenerationPrefix(cipher.FirstGeneration) + "!!not-base64!!", cipher.GenerationPrefix(cipher.FirstGeneration) + "AAAA", cipher.GenerationPrefix(cipher.FirstGeneration)} {
 			if _, err := az.db.NewRaw(`DELETE FROM rolegate_permissions WHERE ns = ?`, other.scope.NS).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}

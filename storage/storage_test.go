@@ -244,7 +244,7 @@ func TestChangeLog(t *testing.T) {
 		ctx := context.Background()
 		for _, s := range []storage.Scope{
 			{NS: storage.NamespaceOf("plain")},
-			{NS: storage.NamespaceOf("encrypted"), Users: c.ForColumn([]byte("encrypted"), cipher.ColumnUser), Permissions: c.ForColumn([]byte("encrypted"), cipher.ColumnPermission)},
+			{NS: storage.NamespaceOf("encrypted"), Users: c.ForColumn([]byte("encrypted"), cipher.ColumnUser, 2), Permissions: c.ForColumn([]byte("encrypted"), cipher.ColumnPermission, 2)},
 		} {
 			var revs []int64
 			for _, ch := range []storage.Change{{User: "sara"}, {All: true}, {}, {User: "jack"}} {

@@ -31,7 +31,6 @@ type Cipher struct {
 	aesKey []byte
 	macKey []byte
 	check  string
-	kid    string // format-2 key id (see KeyID)
 }
 
 // MinPassphraseLen is the shortest passphrase NewSalted accepts, in
@@ -87,7 +86,6 @@ func derive(passphrase string, salt []byte) (*Cipher, error) {
 	m := hmac.New(sha256.New, c.macKey)
 	m.Write([]byte(checkLabel))
 	c.check = hex.EncodeToString(m.Sum(nil))
-	c.kid = keyID(c.macKey)
 	return c, nil
 }
 

@@ -346,14 +346,14 @@ func TestNewSalted(t *testing.T) {
 
 func TestColumnBinding(t *testing.T) {
 	c := mainCipher()
-	user, perm := c.ForColumn(nsA, cipher.ColumnUser), c.ForColumn(nsA, cipher.ColumnPermission)
-	other := c.ForColumn(nsB, cipher.ColumnPermission)
+	user, perm := c.ForColumn(nsA, cipher.ColumnUser, 2), c.ForColumn(nsA, cipher.ColumnPermission, 2)
+	other := c.ForColumn(nsB, cipher.ColumnPermission, 2)
 	v := user.Encrypt("alice")
-	if v != c.ForColumn(nsA, cipher.ColumnUser).Encrypt("alice") {
+	if v != c.ForColumn(nsA, cipher.ColumnUser, 2).Encrypt("alice") {
 		t.Fatal("not deterministic per (column, client)")
 	}
-	if !strings.HasPrefix(v, c.KeyPrefix()) || len(c.KeyID()) != cipher.KeyIDSize {
-		t.Fatalf("%q does not start with %q", v, c.KeyPrefix())
+	if !strings.HasPrefix(v, "/e2/") || !cipher.IsEncrypted(v) {
+		t.Fatalf("%q does not start with /e2/", v)
 	}
 	if got, err := user.Decrypt(v); err != nil || got != "alice" {
 		t.Fatalf("Decrypt = %q, %v", got, err)
@@ -366,11 +366,16 @@ func TestColumnBinding(t *testing.T) {
 	if _, err := user.Decrypt("alice"); !errors.Is(err, cipher.ErrMalformed) {
 		t.Errorf("plain value: %v, want ErrMalformed", err)
 	}
-	o := otherCipher().ForColumn(nsA, cipher.ColumnUser)
-	if _, err := o.Decrypt(v); !errors.Is(err, cipher.ErrOtherKey) {
-		t.Errorf("other key: %v, want ErrOtherKey", err)
+	next := otherCipher().ForColumn(nsA, cipher.ColumnUser, 3)
+	if _, err := next.Decrypt(v); !errors.Is(err, cipher.ErrOtherKey) {
+		t.Errorf("other generation: %v, want ErrOtherKey", err)
 	}
-	if id, ok := cipher.KeyIDOf(v); !ok || id != c.KeyID() {
-		t.Errorf("KeyIDOf = %q, %v", id, ok)
+	if _, err := otherCipher().ForColumn(nsA, cipher.ColumnUser, 2).Decrypt(v); !errors.Is(err, cipher.ErrTampered) {
+		t.Errorf("other key, same generation: %v, want ErrTampered", err)
+	}
+	for s, want := range map[string]int{v: 2, "/e13/x": 13, "/e1/x": 0, "/e02/x": 0, "/e/x": 0, "/ex/": 0, "alice": 0} {
+		if g, ok := cipher.GenerationOf(s); g != want || ok != (want != 0) {
+			t.Errorf("GenerationOf(%q) = %d, %v; want %d", s, g, ok, want)
+		}
 	}
 }

@@ -24,7 +24,7 @@ var b64 = base64.RawURLEncoding.Strict()
 // namespace. It is immutable apart from an internal pool and safe for
 // concurrent use. Obtain it from Cipher.ForClient.
 type ClientCipher struct {
-	prefix string // Prefix (format 1) or the key's format-2 prefix
+	prefix string // Prefix (format 1) or the generation's format-2 prefix
 	legacy bool   // format 1: a value without the prefix is plaintext
 	block  cipher.Block
 	macs   sync.Pool // of hash.Hash: HMAC-SHA256 keyed with the MAC subkey
@@ -79,7 +79,7 @@ func (cc *ClientCipher) Encrypt(plaintext string) string {
 // plaintext, written before encryption was turned on, and is returned
 // unchanged with a nil error. A format-2 cipher (ForColumn) has no such
 // passthrough: a value without its prefix is ErrMalformed, or ErrOtherKey
-// when it is a format-2 value under another key. A value with
+// when it is a format-2 value of another key generation. A value with
 // the prefix that cannot be decoded gives ErrMalformed; one that decodes
 // but whose IV does not match the HMAC of the recovered plaintext (wrong
 // key, another client's value, or tampering) gives ErrTampered. On error
@@ -89,7 +89,7 @@ func (cc *ClientCipher) Decrypt(stored string) (string, error) {
 		switch {
 		case cc.legacy:
 			return stored, nil
-		case strings.HasPrefix(stored, PrefixV2):
+		case isGeneration(stored):
 			return "", ErrOtherKey
 		}
 		return "", ErrMalformed
@@ -116,8 +116,13 @@ func (cc *ClientCipher) Decrypt(stored string) (string, error) {
 }
 
 // IsEncrypted reports whether stored carries an encryption prefix (format
-// 1 or 2), that is, whether it is not plaintext. It does not check that the
-// value is well formed.
+// 1, "/e1/", or format 2, "/e<generation>/"), that is, whether it is not
+// plaintext. It does not check that the value is well formed.
 func IsEncrypted(stored string) bool {
-	return strings.HasPrefix(stored, Prefix) || strings.HasPrefix(stored, PrefixV2)
+	return strings.HasPrefix(stored, Prefix) || isGeneration(stored)
+}
+
+func isGeneration(stored string) bool {
+	_, ok := GenerationOf(stored)
+	return ok
 }

@@ -2,23 +2,20 @@ package cipher
 
 import (
 	"crypto/hkdf"
-	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/hex"
+	"strconv"
 	"strings"
 )
 
-// Format 2: values bound to their column and client, tagged with the key.
+// Format 2: values bound to their column and client, tagged with the key
+// generation.
 const (
 	aesLabelV2 = "rolegate/cipher/v2/aes" // HKDF info prefix, AES subkey
 	macLabelV2 = "rolegate/cipher/v2/mac" // HKDF info prefix, MAC subkey
-	kidLabel   = "rolegate/cipher/v2/kid" // message of the key id
 
-	// PrefixV2 starts every format-2 value; the key id (KeyIDSize hex
-	// digits) and a '/' follow it.
-	PrefixV2 = "/e2"
-	// KeyIDSize is the length of a key id, in hex digits.
-	KeyIDSize = 8
+	// FirstGeneration is the generation of a store's first format-2 key;
+	// each key rotation takes the next. Generation 1 is format 1.
+	FirstGeneration = 2
 )
 
 // Column names the kind of value a format-2 ciphertext holds. It goes into
@@ -37,31 +34,43 @@ const (
 	ColumnDescription Column = "description"
 )
 
-// KeyID returns the key id of c: the first KeyIDSize hex digits of
-// HMAC-SHA256(master MAC key, "rolegate/cipher/v2/kid"). Every format-2
-// value carries it after PrefixV2, so that the store can tell, in SQL, which
+// GenerationPrefix is the prefix of format-2 values of key generation g:
+// "/e" followed by g in decimal and a '/' ("/e2/", "/e3/", ...). The store
+// keeps which generation its key has, so that it can find in SQL the
 // values a key rotation has still to re-encrypt, and a reader knows which
-// key a value needs.
-func (c *Cipher) KeyID() string { return c.kid }
+// key a value needs; the prefix is as short as format 1's.
+func GenerationPrefix(g int) string { return "/e" + strconv.Itoa(g) + "/" }
 
-// KeyPrefix is the prefix of the format-2 values written under c:
-// PrefixV2, the key id and a '/'.
-func (c *Cipher) KeyPrefix() string { return PrefixV2 + c.kid + "/" }
-
-func keyID(macKey []byte) string {
-	m := hmac.New(sha256.New, macKey)
-	m.Write([]byte(kidLabel))
-	return hex.EncodeToString(m.Sum(nil))[:KeyIDSize]
+// GenerationOf returns the key generation of a format-2 value, and whether
+// stored is one.
+func GenerationOf(stored string) (int, bool) {
+	if !strings.HasPrefix(stored, "/e") {
+		return 0, false
+	}
+	end := strings.IndexByte(stored[2:], '/')
+	if end <= 0 || end > 9 {
+		return 0, false
+	}
+	g, err := strconv.Atoi(stored[2 : 2+end])
+	if err != nil || g < FirstGeneration || strconv.Itoa(g) != stored[2:2+end] {
+		return 0, false
+	}
+	return g, true
 }
 
 // ForColumn returns the format-2 cipher of one column of one client
-// namespace. Its subkeys are derived with HKDF-SHA256 from the master keys
-// with info = label || column || 0x00 || namespace, so the same name is
-// stored differently per client and per column, and deterministically
-// within one (column, client): lookups by equality still work. Its
-// Decrypt refuses values without the key's prefix (there is no plain
-// passthrough in format 2).
-func (c *Cipher) ForColumn(namespace []byte, col Column) *ClientCipher {
+// namespace, writing values of key generation g (at least
+// FirstGeneration). Its subkeys are derived with HKDF-SHA256 from the
+// master keys with info = label || column || 0x00 || namespace, so the
+// same name is stored differently per client and per column, and
+// deterministically within one (column, client): lookups by equality
+// still work. Its Decrypt refuses values without its prefix: there is no
+// plain passthrough in format 2, and a value of another generation is
+// ErrOtherKey.
+func (c *Cipher) ForColumn(namespace []byte, col Column, g int) *ClientCipher {
+	if g < FirstGeneration {
+		panic("cipher: ForColumn: generation " + strconv.Itoa(g) + " is below FirstGeneration")
+	}
 	info := func(label string) string { return label + string(col) + "\x00" + string(namespace) }
 	aesKey, err := hkdf.Key(sha256.New, c.aesKey, nil, info(aesLabelV2), keySize)
 	if err != nil {
@@ -72,16 +81,6 @@ func (c *Cipher) ForColumn(namespace []byte, col Column) *ClientCipher {
 		panic("cipher: hkdf: " + err.Error())
 	}
 	cc := newClientCipher(aesKey, macKey)
-	cc.prefix = c.KeyPrefix()
+	cc.prefix = GenerationPrefix(g)
 	return cc
-}
-
-// KeyIDOf returns the key id of a format-2 value, and whether stored is
-// one.
-func KeyIDOf(stored string) (string, bool) {
-	if !strings.HasPrefix(stored, PrefixV2) || len(stored) < len(PrefixV2)+KeyIDSize+1 ||
-		stored[len(PrefixV2)+KeyIDSize] != '/' {
-		return "", false
-	}
-	return stored[len(PrefixV2) : len(PrefixV2)+KeyIDSize], true
 }

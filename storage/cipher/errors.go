@@ -12,6 +12,7 @@ var ErrMalformed = errors.New("cipher: malformed encrypted value")
 // client's subkey), or it was altered. No plaintext is returned with it.
 var ErrTampered = errors.New("cipher: encrypted value does not authenticate (wrong key or tampered)")
 
-// ErrOtherKey reports a format-2 value written under another key (its key
-// id differs): during a key rotation, the previous key's cipher reads it.
+// ErrOtherKey reports a format-2 value written under another key (another
+// key generation): during a key rotation, the previous key's cipher reads
+// it.
 var ErrOtherKey = errors.New("cipher: value encrypted under another key")
