@@ -129,6 +129,14 @@ func Reencode(ctx context.Context, db bun.IDB, opt ReencodeOptions) (int64, erro
 		changedThisRound := int64(0)
 		for ; m.Table < len(encryptedColumns); m.Table, m.After = m.Table+1, nil {
 			col := encryptedColumns[m.Table]
+			if IsPostgres(db) {
+				// Fresh statistics, or after a bulk load the planner may
+				// take the by-role index for the per-row UPDATE by primary
+				// key and scan a whole role each time (seconds a batch).
+				if _, err := db.ExecContext(ctx, "ANALYZE "+col.table); err != nil {
+					return total, Classify(err)
+				}
+			}
 			for {
 				n, changed, after, err := reencodeBatch(ctx, db, col, opt, m)
 				if err != nil {
