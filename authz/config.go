@@ -374,6 +374,9 @@ func (c Config) problems() []error {
 	if c.EncryptDescriptions && !c.EnableEncryption {
 		errs = append(errs, errors.New("AUTH_ENCRYPT_DESCRIPTIONS needs AUTH_ENABLE_ENCRYPTION=true"))
 	}
+	if c.EncryptionKeyPrevious != "" && !c.EnableEncryption {
+		errs = append(errs, errors.New("AUTH_ENCRYPTION_KEY_PREVIOUS needs AUTH_ENABLE_ENCRYPTION=true and the new AUTH_ENCRYPTION_KEY"))
+	}
 	switch c.JWTAlgorithm {
 	case "", "HS256", "HS384", "HS512":
 	default:
