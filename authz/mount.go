@@ -113,6 +113,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}
 	add(limited, http.MethodGet, "/ping", az.restPing)
 	add(limited, http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
+	if az.metrics != nil && az.metrics.gatherer != nil {
+		add(limited, http.MethodGet, "/metrics", az.metricsHandler())
+	}
 	for _, rt := range restRoutes() {
 		add(base, rt.method, rt.path, middleware.DecodePathParams(), az.restClientKeyAuth(rt), az.restBodyLimit(rt),
 			az.restHandler(rt))
@@ -156,6 +159,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 // credentials set), before anything is registered, naming the route.
 func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	planned := []restMethodPath{{http.MethodGet, "/ping"}, {http.MethodGet, "/openapi.json"}}
+	if az.metrics != nil && az.metrics.gatherer != nil {
+		planned = append(planned, restMethodPath{http.MethodGet, "/metrics"})
+	}
 	for _, rt := range restRoutes() {
 		planned = append(planned, restMethodPath{rt.method, rt.path})
 	}
@@ -184,7 +190,12 @@ func (az *Authz) refuseShadowing(e *gin.Engine) error {
 // carry), the request log (which sees the final status, 500 after a
 // recovered panic included), panic recovery, and CORS.
 func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
-	return []gin.HandlerFunc{middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors}
+	chain := []gin.HandlerFunc{middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors}
+	if az.metrics != nil {
+		// First, so that it sees the final status of every request.
+		chain = append([]gin.HandlerFunc{az.metrics.countRequests}, chain...)
+	}
+	return chain
 }
 
 // restRoutes are the client-key routes, in the order of DESIGN.md's table.
