@@ -56,7 +56,7 @@ type Authz struct {
 	proxies       *middleware.TrustedProxies
 	memos         memoBudgetUse // entries of all clients' codec memos
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
-	metrics       *meters      // nil: no metrics (see metrics.go)
+	metrics       *meters       // nil: no metrics (see metrics.go)
 	decisions     decisionLog   // the guards' decision log and audit
 
 	closed atomic.Bool
