@@ -91,7 +91,7 @@ func (h *metricsHost) get(t *testing.T, path string, header ...string) (int, str
 func (h *metricsHost) counts() map[string]float64 {
 	m := h.az.metrics
 	out := map[string]float64{
-		"hits": testutil.ToFloat64(m.hits), "misses": testutil.ToFloat64(m.misses),
+		"hits": float64(m.hits.Load()), "misses": testutil.ToFloat64(m.misses),
 		"store_errors{cache_read}": testutil.ToFloat64(m.storeErrors.WithLabelValues(storeOpCacheRead)),
 	}
 	for o := range middleware.GuardOutcomes {
