@@ -87,7 +87,8 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 		basePath = b.BasePath()
 	}
 	doc, err := openAPIDocument(basePath, openAPIMounted{
-		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS})
+		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS,
+		metrics: az.metrics != nil && az.metrics.gatherer != nil})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
