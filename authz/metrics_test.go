@@ -166,7 +166,8 @@ func TestMetricsScrape(t *testing.T) {
 		h.srv.Client().Do(req) // role not found: a refusal in the audit log
 		wrote(t)(mustHost(t, h.az).AddRole(context.Background(), "writer", ""))
 		wrote(t)(mustHost(t, h.az).AddMembership(context.Background(), "sara", "writer")) // local write invalidation
-		for range 6 {                                                                     // over the refusal budget of 1 a second, bursts of 2
+		// Over the refusal budget of 1 a second, bursts of 2.
+		for range 6 {
 			h.get(t, "/api/roles", "Authorization", "Bearer not-a-key")
 		}
 		h.az.loginOutcome("nobody", "unknown-service") // login routes need a provider: see TestMetricsLogin
@@ -189,6 +190,7 @@ func TestMetricsScrape(t *testing.T) {
 		if strings.Contains(body, "sara") || strings.Contains(body, h.key) {
 			t.Error("the scrape names a user or a key")
 		}
+		checkDashboard(t, body)
 	})
 }
 
