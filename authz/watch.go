@@ -182,7 +182,8 @@ func (az *Authz) listen(ctx context.Context) {
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		err := ln.Listen(lctx, storage.ChangesChannel)
 		cancel()
-		az.listenerLive.Store(err == nil) // before Open hears of it
+		// Live before Open hears of it, so /ping agrees with the startup line.
+		az.listenerLive.Store(err == nil)
 		select { // the first outcome, for Open's startup line
 		case az.listening <- err:
 		default:
