@@ -230,7 +230,8 @@ func (az *Authz) Close() error {
 }
 
 // DB is the store's Bun handle, for a host that wants its own tables in the
-// same database.
+// same database. With Config.TracerProvider set, its queries made inside a
+// span are spans too (see storage.Traced).
 func (az *Authz) DB() *bun.DB { return az.db }
 
 // Client returns the library API of one client key: a UUID version 4 in any

@@ -257,6 +257,9 @@ func TestTraceChecks(t *testing.T) {
 			if after := len(sr.Ended()); after != before {
 				t.Errorf("warm checks made %d spans", after-before)
 			}
+			if n := testing.AllocsPerRun(100, func() { _, _ = c.UserHasPermission(ctx, "alice-user", "edit-perm") }); n != 0 {
+				t.Errorf("a warm check with tracing on allocates %v times", n)
+			}
 			v, has := attr(cold[0], attrUser)
 			switch {
 			case optIn && v.AsString() != "alice-user":
