@@ -154,12 +154,22 @@ func TestPingListener(t *testing.T) {
 		WHERE application_name = ? AND query LIKE 'LISTEN%'`, appName).Scan(ctx, &killed); err != nil || killed == 0 {
 		t.Fatalf("terminated %d listener backends: %v", killed, err)
 	}
+	// The listener is down for its reconnection backoff (100 ms): watched
+	// through the flag /ping reads, which is cheaper to poll than /ping.
 	sawDown := false
 	eventually(t, 10*time.Second, "the listener lost, then back", func() bool {
-		live := pingBody(t, az, e)["listener"] == true
+		live := az.listenerLive.Load()
 		sawDown = sawDown || !live
 		return sawDown && live
 	})
+	if l := pingBody(t, az, e)["listener"]; l != true {
+		t.Errorf("listener %v once back", l)
+	}
+	// What /ping says while it is down, without racing the reconnection.
+	az.listenerLive.Store(false)
+	if l := pingBody(t, az, e)["listener"]; l != false {
+		t.Errorf("listener %v while down", l)
+	}
 }
 
 func TestRevisionsBehind(t *testing.T) {
