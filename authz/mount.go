@@ -34,9 +34,10 @@ import (
 //   - OPTIONS on each of these paths when CORS is enabled, for preflights.
 //
 // The host's router is left alone: Mount adds no middleware to it (no
-// r.Use), and rolegate's own chain (request id, request log, panic
-// recovery, CORS, a 64 KiB body limit, and the client-key check on the
-// RBAC routes only) runs on rolegate's routes alone. The host's 404 and
+// r.Use), and rolegate's own chain (a request span with a TracerProvider,
+// request id, request log, panic recovery, CORS, a 64 KiB body limit, and
+// the client-key check on the RBAC routes only) runs on rolegate's routes
+// alone. The host's 404 and
 // 405 handling stay the host's; to answer unknown paths under /api and
 // /ping with rolegate's error envelope, opt in:
 //
@@ -175,8 +176,8 @@ func (az *Authz) refuseShadowing(e *gin.Engine) error {
 }
 
 // ownChain is the middleware of every route Mount registers, outermost
-// first: the request span (with a TracerProvider), the request id (which the log, the recovery and the audit records
-// carry), the request log (which sees the final status, 500 after a
+// first: the request span (with a TracerProvider), the request id (which
+// the log, the recovery and the audit records carry), the request log (which sees the final status, 500 after a
 // recovered panic included), panic recovery, and CORS.
 func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
 	chain := []gin.HandlerFunc{middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors}
