@@ -37,9 +37,9 @@ import (
 // r.Use), and rolegate's own chain (a request span with a TracerProvider,
 // request id, request log, panic recovery, CORS, a 64 KiB body limit, and
 // the client-key check on the RBAC routes only) runs on rolegate's routes
-// alone. The host's 404 and
-// 405 handling stay the host's; to answer unknown paths under /api and
-// /ping with rolegate's error envelope, opt in:
+// alone. The host's 404 and 405 handling stay the host's; to answer
+// unknown paths under /api and /ping with rolegate's error envelope, opt
+// in:
 //
 //	engine.NoRoute(az.NotFoundHandler())
 //	engine.HandleMethodNotAllowed = true
