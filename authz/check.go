@@ -42,7 +42,7 @@ func (c *Client) UserHasPermission(ctx context.Context, user, permission string)
 		// cannot fill memory.
 		return false, nil
 	}
-	return c.cache.Allowed(ctx, user, "", permission)
+	return c.coldCheck(ctx, "permission", "", user, permission, c.cache.Allowed)
 }
 
 // UserHasRole reports whether the user is a member of the role, from the
@@ -61,7 +61,7 @@ func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, erro
 		// cannot fill memory.
 		return false, nil
 	}
-	return c.cache.HasRole(ctx, user, "", role)
+	return c.coldCheck(ctx, "role", "", user, role, c.cache.HasRole)
 }
 
 // UserHasPermissionIn reports whether the user holds the permission in
@@ -81,7 +81,7 @@ func (c *Client) UserHasPermissionIn(ctx context.Context, scope, user, permissio
 	if !ValidName(user) {
 		return false, nil
 	}
-	return c.cache.Allowed(ctx, user, scope, permission)
+	return c.coldCheck(ctx, "permission", scope, user, permission, c.cache.Allowed)
 }
 
 // UserHasRoleIn reports whether the user is a member of the role globally
@@ -97,7 +97,7 @@ func (c *Client) UserHasRoleIn(ctx context.Context, scope, user, role string) (b
 	if !ValidName(user) {
 		return false, nil
 	}
-	return c.cache.HasRole(ctx, user, scope, role)
+	return c.coldCheck(ctx, "role", scope, user, role, c.cache.HasRole)
 }
 
 var _ middleware.ScopedChecker = (*Client)(nil)
