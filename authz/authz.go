@@ -58,6 +58,9 @@ type Authz struct {
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
 	decisions     decisionLog   // the guards' decision log and audit
+	tracing       *tracing      // nil without Config.TracerProvider (see tracing.go)
+	ping          pingState     // GET /ping's probe and its cached result (see ping.go)
+	listenerLive  atomic.Bool   // the change listener is connected (PostgreSQL)
 
 	closed atomic.Bool
 	// encryptedElsewhere: running without encryption, this process saw
@@ -131,8 +134,12 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	}
 	warnUnknownVariables(log, cfg.unknownVars)
 	proxies, _ := middleware.ParseTrustedProxies(cfg.TrustedProxies) // Validate checked them
+	if cfg.TracerProvider != nil {
+		db = storage.Traced(db, cfg.TracerProvider) // a copy: a host's handle keeps no hook of ours
+	}
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
-		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies}
+		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
+		tracing: newTracing(cfg)}
 	az.memos.max = memoBudget
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
@@ -239,7 +246,8 @@ func (az *Authz) Close() error {
 }
 
 // DB is the store's Bun handle, for a host that wants its own tables in the
-// same database.
+// same database. With Config.TracerProvider set, its queries made inside a
+// span are spans too (see storage.Traced).
 func (az *Authz) DB() *bun.DB { return az.db }
 
 // Client returns the library API of one client key: a UUID version 4 in any

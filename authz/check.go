@@ -91,9 +91,9 @@ func (c *Client) check(ctx context.Context, scope, user, name string, role bool)
 	}
 	var err error
 	if role {
-		ok, err = c.cache.HasRole(ctx, user, scope, name)
+		ok, err = c.coldCheck(ctx, "role", scope, user, name, c.cache.HasRole)
 	} else {
-		ok, err = c.cache.Allowed(ctx, user, scope, name)
+		ok, err = c.coldCheck(ctx, "permission", scope, user, name, c.cache.Allowed)
 	}
 	if m != nil {
 		m.miss(start)

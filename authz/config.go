@@ -11,6 +11,7 @@ import (
 
 	"github.com/joho/godotenv"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
@@ -156,6 +157,19 @@ type Config struct {
 	// before it pings itself; zero means 30 s (tests shorten it).
 	listenerQuiet time.Duration
 
+	// TracerProvider receives rolegate's spans: one per request on the
+	// mounted routes, per cold check and per write, with the store's round
+	// trips inside (see the README, Tracing). Nil: no tracing.
+	TracerProvider trace.TracerProvider
+	// TraceUserNames adds the user a check, a membership write or a REST
+	// request is about to its span (rolegate.user); off by default, since
+	// user names are personal data and traces often leave the host.
+	// AUTH_TRACE_USER_NAMES.
+	TraceUserNames bool
+	// pingCache is how long GET /ping reuses its store probe; zero means
+	// 1 s, negative means no reuse (tests).
+	pingCache time.Duration
+
 	// Logger receives rolegate's logs; nil means slog.Default(). Never a
 	// secret, a key or the plaintext of an encrypted name.
 	Logger *slog.Logger
@@ -226,6 +240,7 @@ func (c Config) withDefaults() Config {
 	orDefault(&c.DecisionLog, decisionOff)
 	orDefault(&c.DecisionLogSample, 1)
 	orDefault(&c.DecisionAudit, decisionOff)
+	orDefault(&c.pingCache, time.Second)
 	return c
 }
 
@@ -343,6 +358,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 		c.TrustedProxies = splitList(v)
 	}
 	str("AUTH_DEFAULT_ROLE", &c.DefaultRole)
+	boolean("AUTH_TRACE_USER_NAMES", &c.TraceUserNames)
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
 	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
 	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {

@@ -34,7 +34,6 @@ type meters struct {
 	misses        prometheus.Counter
 	invalidations [invalidationCauses]prometheus.Counter
 	storeErrors   *prometheus.CounterVec // operation
-	listenerUp    prometheus.Gauge
 	reconnects    prometheus.Counter
 	revisionLag   prometheus.Observer
 	requests      *prometheus.CounterVec // route, status
@@ -112,11 +111,6 @@ func newMetrics(reg prometheus.Registerer, serve bool, az *Authz) (*meters, erro
 		m.collectors = append(m.collectors, c)
 		return c
 	}
-	gauge := func(name, help string) prometheus.Gauge {
-		g := prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
-		m.collectors = append(m.collectors, g)
-		return g
-	}
 	m.decisions = counterVec("rolegate_guard_decisions_total",
 		"Guard decisions on the host's routes, by route template and outcome (allowed, denied, unauthenticated, unavailable).",
 		"route", "outcome")
@@ -148,8 +142,15 @@ func newMetrics(reg prometheus.Registerer, serve bool, az *Authz) (*meters, erro
 	for _, op := range []string{storeOpCacheRead, storeOpRevisionCheck, storeOpWrite, storeOpAudit} {
 		m.storeErrors.WithLabelValues(op) // present at zero from the start
 	}
-	m.listenerUp = gauge("rolegate_change_listener_up",
-		"1 while the PostgreSQL change listener is connected, else 0 (always 0 on SQLite, which has none).")
+	m.collectors = append(m.collectors, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "rolegate_change_listener_up",
+		Help: "1 while the PostgreSQL change listener is connected, else 0 (always 0 on SQLite, which has none).",
+	}, func() float64 {
+		if az.listenerLive.Load() {
+			return 1
+		}
+		return 0
+	}))
 	m.reconnects = counter("rolegate_change_listener_reconnects_total", "Times the change listener connected again after losing its connection.")
 	lag := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "rolegate_revision_lag",
@@ -242,17 +243,6 @@ func (m *meters) storeError(op string) {
 	}
 }
 
-func (m *meters) listener(up bool) {
-	if m == nil {
-		return
-	}
-	if up {
-		m.listenerUp.Set(1)
-	} else {
-		m.listenerUp.Set(0)
-	}
-}
-
 func (m *meters) reconnected() {
 	if m != nil {
 		m.reconnects.Inc()
@@ -295,14 +285,6 @@ func (az *Authz) loginOutcome(provider, result string) {
 		provider = "unknown"
 	}
 	m.logins.WithLabelValues(provider, result).Inc()
-}
-
-// behind is how many revisions up to rev the client's cache has not
-// reflected yet.
-func (r *revisions) behind(rev int64) int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return max(rev-r.known, 0)
 }
 
 // Cache drops, counted by cause.

@@ -27,8 +27,8 @@ func TestMetricsReplicas(t *testing.T) {
 	a := openTarget(t, named, func(cfg *Config) { slow(cfg); cfg.MetricsRegisterer = reg })
 	b := openTarget(t, target, slow)
 	m := a.metrics
-	if got := testutil.ToFloat64(m.listenerUp); got != 1 {
-		t.Fatalf("listener up = %v after Open, want 1", got)
+	if !a.listenerLive.Load() || gatherTotals(t, reg)["rolegate_change_listener_up"] != 1 {
+		t.Fatal("rolegate_change_listener_up is not 1 after Open")
 	}
 	ctx := context.Background()
 	key := newKey()
@@ -74,7 +74,7 @@ func TestMetricsReplicas(t *testing.T) {
 		t.Fatalf("terminated %d listener backends: %v", killed, err)
 	}
 	eventually(t, 10*time.Second, "a reconnect counted and the listener up again", func() bool {
-		return testutil.ToFloat64(m.reconnects) == reconnects+1 && testutil.ToFloat64(m.listenerUp) == 1
+		return testutil.ToFloat64(m.reconnects) == reconnects+1 && gatherTotals(t, reg)["rolegate_change_listener_up"] == 1
 	})
 }
 

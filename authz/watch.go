@@ -188,6 +188,8 @@ func (az *Authz) listen(ctx context.Context) {
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		err := ln.Listen(lctx, storage.ChangesChannel)
 		cancel()
+		// Live before Open hears of it, so /ping agrees with the startup line.
+		az.listenerLive.Store(err == nil)
 		select { // the first outcome, for Open's startup line
 		case az.listening <- err:
 		default:
@@ -196,14 +198,13 @@ func (az *Authz) listen(ctx context.Context) {
 			if attempt > 0 {
 				az.metrics.reconnected()
 			}
-			az.metrics.listener(true)
 			backoff = 100 * time.Millisecond
 			// Whatever happened while we were not listening is unknown.
 			az.checkRevisions(ctx, nil)
 			err = az.receive(ctx, ln)
+			az.listenerLive.Store(false)
 		}
 		close(done)
-		az.metrics.listener(false)
 		if ctx.Err() != nil {
 			return
 		}

@@ -29,7 +29,9 @@ type writer struct{ db bun.IDB }
 // also queues the NOTIFY for other replicas) and the audit record, so that
 // a change never lands without either. After commit it invalidates the
 // local cache, so the very next check sees the change.
-func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (bool, error) {
+func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (changed bool, err error) {
+	ctx, end := c.startWrite(ctx, ch.action, ch.user)
+	defer func() { end(changed, err) }()
 	if c.az.closed.Load() {
 		return false, ErrClosed
 	}
@@ -45,9 +47,8 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		c.az.sqliteWriters.Lock()
 		defer c.az.sqliteWriters.Unlock()
 	}
-	var changed bool
 	var rev int64
-	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if changed, err = fn(ctx, writer{db: tx}); err != nil {
 			return err
