@@ -56,6 +56,8 @@ type Authz struct {
 	proxies       *middleware.TrustedProxies
 	memos         memoBudgetUse // entries of all clients' codec memos
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
+	metrics       *meters       // nil: no metrics (see metrics.go)
+	decisions     decisionLog   // the guards' decision log and audit
 	tracing       *tracing      // nil without Config.TracerProvider (see tracing.go)
 	ping          pingState     // GET /ping's probe and its cached result (see ping.go)
 	listenerLive  atomic.Bool   // the change listener is connected (PostgreSQL)
@@ -144,7 +146,20 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.sqliteWriters = &sync.Mutex{}
 	}
 	az.bg, az.stop = context.WithCancel(context.Background())
+	az.decisions = newDecisionLog(cfg)
+	if cfg.MetricsRegisterer != nil || cfg.EnableMetrics {
+		m, err := newMetrics(cfg.MetricsRegisterer, cfg.EnableMetrics, az)
+		if err != nil {
+			az.stop()
+			if ownsDB {
+				db.Close()
+			}
+			return nil, err
+		}
+		az.metrics = m
+	}
 	if err := az.init(ctx); err != nil {
+		az.metrics.unregister()
 		az.closed.Store(true)
 		az.stop()
 		az.wg.Wait()
@@ -219,6 +234,7 @@ func (az *Authz) Close() error {
 		c.drop()
 		return true
 	})
+	az.metrics.unregister()
 	var errs []error
 	if az.login != nil {
 		errs = append(errs, az.login.Close())

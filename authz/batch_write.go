@@ -40,7 +40,7 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 			}
 			if c.revs.ours(rev) {
 				c.suspectPlain()
-				c.cache.Flush()
+				c.flushCache()
 			}
 			// A batch may add thousands of rows: the open mode's quotas
 			// are checked on the exact count, in the same transaction.
@@ -53,7 +53,7 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 	if err != nil {
 		if rev != 0 {
 			c.revs.withdraw(rev)
-			c.cache.Flush()
+			c.flushCache()
 		}
 		if errors.Is(err, errBatchNoop) {
 			return nil
@@ -66,7 +66,7 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 		return err
 	}
 	if changed {
-		c.cache.Flush()
+		c.flushCache()
 		if rev%storage.ChangesPruneEvery == 0 {
 			if err := storage.PruneChanges(ctx, c.az.db, c.scope.NS, rev); err != nil {
 				c.az.log.Debug("change log not pruned", "error", err)

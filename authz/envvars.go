@@ -32,6 +32,8 @@ var knownVariables = []string{
 	// login and samples
 	"AUTH_OAUTH_PROVIDERS", "AUTH_SAMPLES_USERNAME", "AUTH_SAMPLES_PASSWORD", "AUTH_SAMPLES_API_KEY",
 	"AUTH_SAMPLES_NAME", "AUTH_SAMPLES_EMAIL",
+	// observability
+	"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_AUDIT",
 }
 
 // knownVariablePatterns are families of variables (path.Match patterns):

@@ -83,7 +83,8 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 		basePath = b.BasePath()
 	}
 	doc, err := openAPIDocument(basePath, openAPIMounted{
-		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS})
+		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS,
+		metrics: az.metrics != nil && az.metrics.gatherer != nil})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
@@ -109,6 +110,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}
 	add(limited, http.MethodGet, "/ping", az.restPing)
 	add(limited, http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
+	if az.metrics != nil && az.metrics.gatherer != nil {
+		add(limited, http.MethodGet, "/metrics", az.metricsHandler())
+	}
 	for _, rt := range restRoutes() {
 		add(base, rt.method, rt.path, middleware.DecodePathParams(), az.restClientKeyAuth(rt), az.restBodyLimit(rt),
 			az.restHandler(rt))
@@ -152,6 +156,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 // credentials set), before anything is registered, naming the route.
 func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	planned := []restMethodPath{{http.MethodGet, "/ping"}, {http.MethodGet, "/openapi.json"}}
+	if az.metrics != nil && az.metrics.gatherer != nil {
+		planned = append(planned, restMethodPath{http.MethodGet, "/metrics"})
+	}
 	for _, rt := range restRoutes() {
 		planned = append(planned, restMethodPath{rt.method, rt.path})
 	}
@@ -183,6 +190,10 @@ func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
 	chain := []gin.HandlerFunc{middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors}
 	if t := az.traceRequests(); t != nil {
 		chain = append([]gin.HandlerFunc{t}, chain...) // outermost: the span sees the final status
+	}
+	if az.metrics != nil {
+		// Outermost, so that it sees the final status of every request.
+		chain = append([]gin.HandlerFunc{az.metrics.countRequests}, chain...)
 	}
 	return chain
 }
