@@ -271,7 +271,7 @@ func BenchmarkEncryptCodecWork(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cc := c.ForClient([]byte("0123456789abcdef0123456789abcdef"))
+	cc := c.ForColumn([]byte("0123456789abcdef0123456789abcdef"), cipher.ColumnPermission, cipher.FirstGeneration)
 	stored := make([]string, 20)
 	for i := range stored {
 		stored[i] = cc.Encrypt("perm-" + strconv.Itoa(i))
