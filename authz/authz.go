@@ -307,6 +307,12 @@ func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
 func (c *Client) drop() {
 	c.cache.Close()
 	for _, codec := range []storage.Codec{c.scope.Users, c.scope.Permissions, c.scope.Descriptions} {
+		if l, ok := codec.(*lazyCodec); ok {
+			if !l.made.Load() {
+				continue
+			}
+			codec = l.get()
+		}
 		switch m := codec.(type) {
 		case *memoCodec:
 			m.release()
@@ -342,7 +348,10 @@ func (az *Authz) newClient(key string) *Client {
 			return cur
 		}
 		scope.Users, scope.Permissions = codec(cipher.ColumnUser), codec(cipher.ColumnPermission)
-		scope.Descriptions, scope.EncryptDescriptions = codec(cipher.ColumnDescription), az.cfg.EncryptDescriptions
+		// Descriptions are rarely read or written: their subkeys are
+		// derived on first use (a new handle costs two derivations, not three).
+		scope.Descriptions = &lazyCodec{get: sync.OnceValue(func() storage.Codec { return codec(cipher.ColumnDescription) })}
+		scope.EncryptDescriptions = az.cfg.EncryptDescriptions
 		scope.KeyCheck = writerValue(az.cipher, az.generation)
 	}
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
