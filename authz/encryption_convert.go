@@ -77,14 +77,16 @@ const (
 // cipherState is the store's encryption state, from rolegate_settings.
 type cipherState struct {
 	check      string // key check value of the key the store is under; "" for none
-	writer     string // storage.SettingCipherWriter: "<check>/<generation>" writers must use
+	writer     string // storage.SettingCipherWriter: "<first 16 hex of the check value>/<generation>" writers must use
 	format     string
 	generation int // of the values under check's key; 0 for none (plain, or format 1)
 }
 
 // writerValue is the value of storage.SettingCipherWriter for writers under
-// c at generation g (also their Scope.KeyCheck).
-func writerValue(c *cipher.Cipher, g int) string { return c.CheckValue() + "/" + strconv.Itoa(g) }
+// c at generation g (also their Scope.KeyCheck, which every write sends):
+// the first 16 hex digits of the key check value (64 bits tell keys apart)
+// and the generation.
+func writerValue(c *cipher.Cipher, g int) string { return c.CheckValue()[:16] + "/" + strconv.Itoa(g) }
 
 // readCipherState reads the state and refuses it when it is under neither
 // c nor prev.
@@ -104,7 +106,10 @@ func readCipherState(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher) (c
 		return k != nil && hmac.Equal([]byte(v), []byte(k.CheckValue()))
 	}
 	writerCheck, _, _ := strings.Cut(st.writer, "/")
-	if st.writer != "" && !is(writerCheck, c) && !is(writerCheck, prev) {
+	isWriter := func(k *cipher.Cipher) bool {
+		return k != nil && hmac.Equal([]byte(writerCheck), []byte(k.CheckValue()[:16]))
+	}
+	if st.writer != "" && !isWriter(c) && !isWriter(prev) {
 		return st, errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database is encrypted (or being re-encrypted) with")
 	}
 	if st.check != "" && !is(st.check, c) && !is(st.check, prev) {
@@ -125,7 +130,7 @@ func (st cipherState) done(c *cipher.Cipher) bool {
 // target is the generation a pass to c writes: the one a pass cut off was
 // writing, the next after the previous key's in a rotation, or the first.
 func (st cipherState) target(c *cipher.Cipher, rotating bool) int {
-	if check, g, ok := strings.Cut(st.writer, "/"); ok && hmac.Equal([]byte(check), []byte(c.CheckValue())) {
+	if _, g, ok := strings.Cut(st.writer, "/"); ok && strings.HasPrefix(st.writer, c.CheckValue()[:16]+"/") {
 		if n, err := strconv.Atoi(g); err == nil && n >= cipher.FirstGeneration {
 			return n
 		}
