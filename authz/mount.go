@@ -36,6 +36,7 @@ const pingTimeout = 2 * time.Second
 //   - the sample routes (GET /api/ping, GET /api/test) when their
 //     credentials are configured; otherwise one Info line says how to
 //     enable them;
+//   - the admin console under /console/ (see ConsoleMode);
 //   - OPTIONS on each of these paths when CORS is enabled, for preflights.
 //
 // The host's router is left alone: Mount adds no middleware to it (no
@@ -147,6 +148,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 			})
 		}
 	}
+	if az.ConsoleEnabled() {
+		az.mountConsole(limited, basePath)
+	}
 	st.addPrefix(basePath)
 	return nil
 }
@@ -164,6 +168,9 @@ func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	}
 	if az.cfg.Samples.Enabled() {
 		planned = append(planned, samplePaths...)
+	}
+	if az.ConsoleEnabled() {
+		planned = append(planned, consolePaths...)
 	}
 	param := regexp.MustCompile(`[:*][A-Za-z_]+`)
 	have := map[string]bool{}

@@ -1,0 +1,101 @@
+// The roles page: list, create, delete with the cascade named.
+import { call, get, seg } from './api.js';
+import { html, useState, useEffect, useRef, usePaged, List, Field, ErrorText, useAction, href, PAGE } from './ui.js';
+
+export function RolesPage({ notify }) {
+  const p = usePaged((after) => get('roles', { limit: PAGE, after }), (r) => r.role, []);
+  const [name, setName] = useState('');
+  const [desc, setDesc] = useState('');
+  const [doomed, setDoomed] = useState('');
+  const a = useAction();
+  const create = (e) => {
+    e.preventDefault();
+    a.run(async () => {
+      await call('POST', 'role/' + seg(name), { body: desc ? { description: desc } : undefined });
+      notify('Role ' + name + ' created.');
+      setName('');
+      setDesc('');
+      p.reload();
+    });
+  };
+  return html`
+    <section aria-labelledby="new-role-h">
+      <h2 id="new-role-h">New role</h2>
+      <form class="inline" onSubmit=${create}>
+        <${Field} id="new-role" label="Role name" value=${name} onInput=${setName} required />
+        <${Field} id="new-role-desc" label="Description" value=${desc} onInput=${setDesc} />
+        <button type="submit" disabled=${a.busy}>Create role</button>
+      </form>
+      <${ErrorText} text=${a.error} id="new-role-error" />
+    </section>
+    <section aria-labelledby="roles-h">
+      <h2 id="roles-h">Roles</h2>
+      <${List} p=${p} label="Roles" id="roles-list" empty="No roles yet." render=${(r) => html`
+        <li key=${r.role} class="row">
+          <a href=${href('role', r.role)}>${r.role}</a>
+          <span class="desc">${r.description}</span>
+          <button type="button" class="danger" onClick=${() => setDoomed(r.role)}
+            aria-label=${'Delete role ' + r.role}>Delete</button>
+        </li>`} />
+    </section>
+    ${doomed && html`<${DeleteRole} role=${doomed} onClose=${(done) => {
+      setDoomed('');
+      if (done) { notify(done); p.reload(); }
+    }} />`}`;
+}
+
+const SHOW = 100;
+
+// DeleteRole asks before deleting, naming what goes with the role: its
+// members, its permissions and its inheritance links.
+export function DeleteRole({ role, onClose }) {
+  const ref = useRef();
+  const [cascade, setCascade] = useState(null);
+  const a = useAction();
+  useEffect(() => {
+    const d = ref.current;
+    d.showModal();
+    const cancel = () => onClose('');
+    d.addEventListener('cancel', cancel);
+    a.run(async () => {
+      const [members, perms, parents] = await Promise.all([
+        get('members/' + seg(role), { limit: SHOW }),
+        get('role_permissions/' + seg(role), { limit: SHOW }),
+        get('role/' + seg(role) + '/inherits', { limit: SHOW }),
+      ]);
+      setCascade({ members: members.map((m) => m.user), perms: perms.map((x) => x.name), parents: parents.map((x) => x.role) });
+    });
+    return () => d.removeEventListener('cancel', cancel);
+  }, [role]);
+  const del = () => a.run(async () => {
+    const r = await call('DELETE', 'role/' + seg(role));
+    const c = cascade;
+    onClose(r.deleted
+      ? 'Role ' + role + ' deleted, with ' + count(c.members, 'membership') + ' and ' + count(c.perms, 'permission') + '.'
+      : 'Role ' + role + ' was already gone.');
+  });
+  const names = (list) => list.length === 0 ? 'none' : list.join(', ') + (list.length >= SHOW ? ' and more' : '');
+  return html`<dialog ref=${ref} aria-labelledby="del-h" aria-describedby="del-what" id="delete-dialog">
+    <h2 id="del-h">Delete role “${role}”?</h2>
+    <${ErrorText} text=${a.error} />
+    ${cascade ? html`<div id="del-what">
+      <p>This also removes, for good:</p>
+      <ul class="cascade">
+        <li><strong>${count(cascade.members, 'global membership')}</strong>: ${names(cascade.members)}</li>
+        <li><strong>${count(cascade.perms, 'permission')}</strong>: ${names(cascade.perms)}</li>
+        <li><strong>${count(cascade.parents, 'inheritance link')}</strong>: ${names(cascade.parents)}</li>
+        <li>its memberships in every scope, and the links of roles inheriting from it</li>
+      </ul>
+      <p>Re-creating the role brings none of this back.</p></div>`
+      : html`<p id="del-what" aria-busy="true">Looking up what goes with it…</p>`}
+    <div class="actions">
+      <button type="button" class="danger" id="confirm-delete" onClick=${del} disabled=${!cascade || a.busy}>Delete ${role}</button>
+      <button type="button" onClick=${() => onClose('')}>Cancel</button>
+    </div>
+  </dialog>`;
+}
+
+function count(list, what) {
+  const n = list.length >= SHOW ? SHOW + '+' : String(list.length);
+  return n + ' ' + what + (list.length === 1 ? '' : 's');
+}
