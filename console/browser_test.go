@@ -369,4 +369,3 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", dir)
 }
-
