@@ -260,7 +260,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#signin-error")),
 		screenshot(dir, "01-signin-refused"))
 	msg := value[string](t, b, `document.querySelector('#signin-error').textContent`)
-	if !strings.Contains(strings.ToLower(msg), "key") {
+	if !strings.Contains(msg, "client key is not accepted") {
 		t.Errorf("the refusal shows %q, want the envelope's message about the key", msg)
 	}
 	if stored := value[string](t, b, storedKey); stored != "" {
