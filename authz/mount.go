@@ -201,6 +201,7 @@ func restRoutes() []restRoute {
 	out = append(out, restGrantRoutes()...)
 	out = append(out, restQueryRoutes()...)
 	out = append(out, restInheritRoutes()...)
+	out = append(out, restInheritedByRoute())
 	out = append(out, restScopedMembershipsRoute())
 	return append(out, restAuditRoute())
 }

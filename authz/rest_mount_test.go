@@ -315,6 +315,7 @@ func TestRESTRouteList(t *testing.T) {
 		"GET /api/role_permissions/:role", "GET /api/members/:role", "GET /api/which_roles_can/:name",
 		"GET /api/which_users_can/:name",
 		"POST /api/role/:role/inherits/:parent", "DELETE /api/role/:role/inherits/:parent", "GET /api/role/:role/inherits",
+		"GET /api/role/:role/inherited_by",
 		"GET /api/scoped_memberships",
 		"GET /api/audit",
 	}

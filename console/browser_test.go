@@ -291,6 +291,9 @@ func TestConsoleInBrowser(t *testing.T) {
 		waitText("#effective-list", "inherited from reader"),
 		screenshot(dir, "03-role"))
 
+	b.run(t, "the parent lists the role inheriting from it",
+		goTo("#/role/reader"), waitText("h1", "Role reader"), waitText("#children-list", "editor"))
+
 	b.run(t, "a scoped member",
 		goTo("#/members"), waitText("h1", "Members"),
 		fill("m-user", "bob"), fill("m-role", "reader"), fill("m-scope", "org-1"), submit("m-user"),
@@ -316,7 +319,8 @@ func TestConsoleInBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`button[aria-label="Delete role editor"]`)),
 		waitText("#del-what", "1 global membership: alice"),
 		waitText("#del-what", "1 permission: edit"),
-		waitText("#del-what", "1 inheritance link: reader"),
+		waitText("#del-what", "1 parent link (it inherits from): reader"),
+		waitText("#del-what", "0 child links"),
 		screenshot(dir, "07-delete-confirm"),
 		chromedp.Click(chromedp.CSS("#confirm-delete")),
 		waitText("#status", "Role editor deleted, with 1 membership and 1 permission"),

@@ -12,6 +12,7 @@ export function RolePage({ role, notify }) {
       <${Grants} role=${role} tick=${tick} changed=${changed} />
       <${Parents} role=${role} tick=${tick} changed=${changed} />
     </div>
+    <${Children} role=${role} tick=${tick} />
     <${Effective} role=${role} tick=${tick} />
     <${Members} role=${role} tick=${tick} changed=${changed} />`;
 }
@@ -71,6 +72,16 @@ function Parents({ role, tick, changed }) {
           await call('DELETE', path(x.role));
           changed(role + ' no longer inherits from ' + x.role + '.');
         }} /></li>`} />
+  </section>`;
+}
+
+// Children lists the roles that inherit from this one.
+function Children({ role, tick }) {
+  const p = usePaged((after) => get('role/' + seg(role) + '/inherited_by', { limit: PAGE, after }), (x) => x.role, [role, tick]);
+  return html`<section aria-labelledby="children-h">
+    <h2 id="children-h">Roles inheriting from ${role}</h2>
+    <${List} p=${p} label="Roles inheriting from it" id="children-list" empty="None." render=${(x) => html`
+      <li key=${x.role} class="row"><a href=${href('role', x.role)}>${x.role}</a></li>`} />
   </section>`;
 }
 

@@ -58,12 +58,16 @@ export function DeleteRole({ role, onClose }) {
     const cancel = () => onClose('');
     d.addEventListener('cancel', cancel);
     a.run(async () => {
-      const [members, perms, parents] = await Promise.all([
+      const [members, perms, parents, children] = await Promise.all([
         get('members/' + seg(role), { limit: SHOW }),
         get('role_permissions/' + seg(role), { limit: SHOW }),
         get('role/' + seg(role) + '/inherits', { limit: SHOW }),
+        get('role/' + seg(role) + '/inherited_by', { limit: SHOW }),
       ]);
-      setCascade({ members: members.map((m) => m.user), perms: perms.map((x) => x.name), parents: parents.map((x) => x.role) });
+      setCascade({
+        members: members.map((m) => m.user), perms: perms.map((x) => x.name),
+        parents: parents.map((x) => x.role), children: children.map((x) => x.role),
+      });
     });
     return () => d.removeEventListener('cancel', cancel);
   }, [role]);
@@ -83,8 +87,9 @@ export function DeleteRole({ role, onClose }) {
       <ul class="cascade">
         <li><strong>${count(cascade.members, 'global membership')}</strong>: ${names(cascade.members)}</li>
         <li><strong>${count(cascade.perms, 'permission')}</strong>: ${names(cascade.perms)}</li>
-        <li><strong>${count(cascade.parents, 'inheritance link')}</strong>: ${names(cascade.parents)}</li>
-        <li>its memberships in every scope, and the links of roles inheriting from it</li>
+        <li><strong>${count(cascade.parents, 'parent link')}</strong> (it inherits from): ${names(cascade.parents)}</li>
+        <li><strong>${count(cascade.children, 'child link')}</strong> (roles inheriting from it lose what it grants): ${names(cascade.children)}</li>
+        <li>its memberships in any scope</li>
       </ul>
       <p>Re-creating the role brings none of this back.</p></div>`
       : html`<p id="del-what" aria-busy="true">Looking up what goes with it…</p>`}
