@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -363,6 +364,35 @@ func TestConsoleInBrowser(t *testing.T) {
 		if value[bool](t, b, `document.documentElement.scrollWidth > document.documentElement.clientWidth`) {
 			t.Errorf("%s scrolls sideways at 390 px", pg.hash)
 		}
+	}
+
+	b.run(t, "an error shows the envelope's message",
+		chromedp.EmulateViewport(1280, 900), goTo("#/roles"), waitText("h1", "Roles"),
+		fill("new-role", " padded"), submit("new-role"),
+		waitText("#new-role-error", "leading or trailing"))
+
+	// Lists page: 60 more roles, through the REST API as any client would.
+	api := strings.TrimSuffix(url, "console/") + "api/"
+	for i := range 60 {
+		req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("%srole/bulk-%02d", api, i), nil)
+		req.Header.Set("Authorization", "Bearer "+adminKey)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	b.run(t, "lists page",
+		goTo("#/audit"), waitText("h1", "Audit log"), goTo("#/roles"),
+		waitText("#roles-list", "bulk-00"), waitText(".pager", "Page 1"))
+	if n := value[int](t, b, `document.querySelectorAll('#roles-list li').length`); n != 50 {
+		t.Errorf("first page shows %d roles, want 50", n)
+	}
+	b.run(t, "next page",
+		chromedp.Click(chromedp.CSS(`#roles-list .pager button:last-of-type`)),
+		waitText(".pager", "Page 2"), waitText("#roles-list", "reader"), waitNoText("#roles-list", "bulk-00"))
+	if n := value[int](t, b, `document.querySelectorAll('#roles-list li').length`); n != 11 {
+		t.Errorf("second page shows %d roles, want 11 (bulk-50 to bulk-59 and reader)", n)
 	}
 
 	b.run(t, "sign out forgets the key",
