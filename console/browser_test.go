@@ -366,6 +366,16 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 	}
 
+	b.run(t, "Escape cancels a delete, focus back on its button",
+		chromedp.EmulateViewport(1280, 900), goTo("#/roles"), waitText("#roles-list", "reader"),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Delete role reader"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#delete-dialog")), waitText("#del-what", "1 permission: read"),
+		chromedp.KeyEvent(kb.Escape),
+		chromedp.WaitNotPresent(chromedp.CSS("#delete-dialog")),
+		chromedp.Poll[chromedp.Void](`document.activeElement && document.activeElement.getAttribute('aria-label') === 'Delete role reader'`,
+			chromedp.WithPollingTimeout(5*time.Second)),
+		waitText("#roles-list", "reader"))
+
 	b.run(t, "an error shows the envelope's message",
 		chromedp.EmulateViewport(1280, 900), goTo("#/roles"), waitText("h1", "Roles"),
 		fill("new-role", " padded"), submit("new-role"),

@@ -7,6 +7,12 @@ export function RolesPage({ notify }) {
   const [name, setName] = useState('');
   const [desc, setDesc] = useState('');
   const [doomed, setDoomed] = useState('');
+  const opener = useRef(null);
+  // A cancelled dialog gives the focus back to the button that opened it,
+  // once the dialog is gone (while it is open the rest of the page is inert).
+  useEffect(() => {
+    if (!doomed && opener.current && opener.current.isConnected) opener.current.focus();
+  }, [doomed]);
   const a = useAction();
   const create = (e) => {
     e.preventDefault();
@@ -34,13 +40,13 @@ export function RolesPage({ notify }) {
         <li key=${r.role} class="row">
           <a href=${href('role', r.role)}>${r.role}</a>
           <span class="desc">${r.description}</span>
-          <button type="button" class="danger" onClick=${() => setDoomed(r.role)}
+          <button type="button" class="danger" onClick=${(e) => { opener.current = e.currentTarget; setDoomed(r.role); }}
             aria-label=${'Delete role ' + r.role}>Delete</button>
         </li>`} />
     </section>
     ${doomed && html`<${DeleteRole} role=${doomed} onClose=${(done) => {
       setDoomed('');
-      if (done) { notify(done); p.reload(); }
+      if (done) { notify(done); p.reload(); opener.current = null; }
     }} />`}`;
 }
 
