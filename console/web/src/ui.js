@@ -8,12 +8,14 @@ export const PAGE = 50;
 
 // usePaged loads one page at a time through load(cursor) (undefined: the
 // first page); cursorOf(item) is the cursor after that item. Only the
-// cursors of earlier pages are kept, never the entries.
+// cursors of earlier pages are kept, never the entries. When deps change,
+// it starts again from the first page.
 export function usePaged(load, cursorOf, deps) {
-  const [cursors, setCursors] = useState([undefined]);
+  const key = JSON.stringify(deps);
+  const [nav, setNav] = useState({ key, cursors: [undefined] });
+  const cursors = nav.key === key ? nav.cursors : [undefined];
   const [state, setState] = useState({ items: [], loading: true, error: '' });
   const [tick, setTick] = useState(0);
-  useEffect(() => { setCursors([undefined]); }, deps);
   const cursor = cursors[cursors.length - 1];
   useEffect(() => {
     let live = true;
@@ -23,15 +25,15 @@ export function usePaged(load, cursorOf, deps) {
       (e) => live && setState({ items: [], loading: false, error: e.message }),
     );
     return () => { live = false; };
-  }, [cursor, tick, ...deps]);
+  }, [key, cursor, tick]);
   const items = state.items;
   return {
     ...state,
     page: cursors.length,
     hasNext: items.length >= PAGE,
     hasPrev: cursors.length > 1,
-    next: () => items.length && setCursors([...cursors, cursorOf(items[items.length - 1])]),
-    prev: () => setCursors(cursors.slice(0, -1)),
+    next: () => items.length && setNav({ key, cursors: [...cursors, cursorOf(items[items.length - 1])] }),
+    prev: () => setNav({ key, cursors: cursors.slice(0, -1) }),
     reload: () => setTick((t) => t + 1),
   };
 }

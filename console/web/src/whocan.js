@@ -31,7 +31,7 @@ export function WhoCanPage({ name, go }) {
 }
 
 const ACTIONS = ['add_role', 'del_role', 'add_permission', 'del_permission', 'add_membership', 'del_membership',
-  'add_inheritance', 'del_inheritance', 'batch', 'refused'];
+  'add_inheritance', 'del_inheritance', 'batch'];
 
 export function AuditPage() {
   const [action, setAction] = useState('');
