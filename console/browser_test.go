@@ -233,13 +233,31 @@ func submit(id string) step {
 	return chromedp.SendKeys(chromedp.ID(id), kb.Enter)
 }
 
+// unlabelled finds what a keyboard or screen reader user could not use:
+// inputs without a label, buttons and links without a name, anything
+// clickable that is not a button or a link.
+const unlabelled = `[
+  ...[...document.querySelectorAll('input, select, textarea')].filter(e => e.labels.length === 0 && !e.getAttribute('aria-label')).map(e => 'input#' + e.id),
+  ...[...document.querySelectorAll('button, a[href]')].filter(e => !(e.getAttribute('aria-label') || e.textContent).trim()).map(e => e.outerHTML),
+  ...[...document.querySelectorAll('[onclick], div[tabindex], span[tabindex]')].map(e => e.outerHTML),
+]`
+
 func screenshot(dir, name string) step {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		buf, err := chromedp.FullScreenshot(100)(ctx, t)
 		if err != nil {
 			return chromedp.Void{}, err
 		}
-		return chromedp.Void{}, os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644)
+		if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
+			return chromedp.Void{}, err
+		}
+		// Each page that gets a screenshot is also checked for controls
+		// without a name.
+		bad, err := chromedp.Evaluate[[]string](unlabelled)(ctx, t)
+		if err == nil && len(bad) > 0 {
+			err = fmt.Errorf("%s: controls without a label or name: %q", name, bad)
+		}
+		return chromedp.Void{}, err
 	}
 }
 
