@@ -198,6 +198,7 @@ func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
 func restRoutes() []restRoute {
 	var out []restRoute
 	out = append(out, restRoleRoutes()...)
+	out = append(out, restGetRoleRoute())
 	out = append(out, restGrantRoutes()...)
 	out = append(out, restQueryRoutes()...)
 	out = append(out, restInheritRoutes()...)

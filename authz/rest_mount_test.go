@@ -308,7 +308,7 @@ func TestRESTRouteList(t *testing.T) {
 		got = append(got, rt.method+" "+rt.path)
 	}
 	want := []string{
-		"GET /api/roles", "POST /api/role/:role", "DELETE /api/role/:role",
+		"GET /api/roles", "POST /api/role/:role", "DELETE /api/role/:role", "GET /api/role/:role",
 		"GET /api/permission/:group/:name", "POST /api/permission/:group/:name", "DELETE /api/permission/:group/:name",
 		"GET /api/membership/:user/:group", "POST /api/membership/:user/:group", "DELETE /api/membership/:user/:group",
 		"GET /api/has_permission/:user/:name", "GET /api/user_permissions/:user", "GET /api/user_roles/:user",

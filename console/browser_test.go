@@ -303,7 +303,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.run(t, "grant on the role page",
 		goTo("#/role/reader"), waitText("h1", "Role reader"),
 		fill("grant-name", "read"), submit("grant-name"), waitText("#grants-list", "read"),
-		goTo("#/role/editor"), waitText("h1", "Role editor"),
+		goTo("#/role/editor"), waitText("h1", "Role editor"), waitText("#role-desc", "Can edit notes"),
 		fill("grant-name", "edit"), submit("grant-name"), waitText("#grants-list", "edit"),
 		fill("parent-name", "reader"), submit("parent-name"), waitText("#parents-list", "reader"),
 		fill("member-user", "alice"), submit("member-user"), waitText("#members-list", "alice"),

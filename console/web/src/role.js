@@ -6,8 +6,19 @@ import { html, useState, useEffect, usePaged, List, Field, ErrorText, useAction,
 export function RolePage({ role, notify }) {
   const [tick, setTick] = useState(0);
   const changed = (msg) => { notify(msg); setTick((t) => t + 1); };
+  const [about, setAbout] = useState({ text: '', error: '' });
+  useEffect(() => {
+    let live = true;
+    get('role/' + seg(role)).then(
+      (r) => live && setAbout({ text: r.description || 'No description.', error: '' }),
+      (e) => live && setAbout({ text: '', error: e.message }),
+    );
+    return () => { live = false; };
+  }, [role]);
   return html`
     <p><a href="#/roles">← All roles</a></p>
+    <p id="role-desc" class="about">${about.text}</p>
+    <${ErrorText} text=${about.error} id="role-error" />
     <div class="cols">
       <${Grants} role=${role} tick=${tick} changed=${changed} />
       <${Parents} role=${role} tick=${tick} changed=${changed} />
