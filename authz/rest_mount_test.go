@@ -225,7 +225,7 @@ func TestRESTCORS(t *testing.T) {
 			t.Errorf("no CORS header on a simple request: %v", w.Header())
 		}
 		w = performRequest(e, "OPTIONS", "/api/role/x", "", nil)
-		if w.Code != http.StatusNoContent || w.Header().Get("Allow") != "DELETE, POST, OPTIONS" {
+		if w.Code != http.StatusNoContent || w.Header().Get("Allow") != "DELETE, GET, POST, OPTIONS" {
 			t.Errorf("plain OPTIONS = %d, Allow %q", w.Code, w.Header().Get("Allow"))
 		}
 	})
