@@ -316,7 +316,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.run(t, "a scoped member",
 		goTo("#/members"), waitText("h1", "Members"),
 		fill("m-user", "bob"), fill("m-role", "reader"), fill("m-scope", "org-1"), submit("m-user"),
-		waitText("#scoped-list", "bob"),
+		waitText("#scoped-list", "bob is a member of reader"),
 		screenshot(dir, "04-members"))
 
 	b.run(t, "the user's view: the check is true, with why",
@@ -422,6 +422,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	if n := value[int](t, b, `document.querySelectorAll('#roles-list li').length`); n != 11 {
 		t.Errorf("second page shows %d roles, want 11 (bulk-50 to bulk-59 and reader)", n)
 	}
+
+	b.run(t, "remove a scoped membership",
+		goTo("#/members"), waitText("#scoped-list", "bob is a member of reader"),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Remove bob from reader in scope org-1"]`)),
+		waitText("#scoped-list", "No scoped memberships"), waitText("#status", "bob is no longer a member of reader in scope org-1"))
 
 	b.run(t, "sign out forgets the key",
 		chromedp.EmulateViewport(1280, 900), chromedp.Click(chromedp.CSS(".signout")),

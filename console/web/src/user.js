@@ -78,6 +78,7 @@ export function MembersPage({ go, notify }) {
     a.run(async () => {
       await call('POST', 'membership/' + seg(user) + '/' + seg(role), { query: { scope } });
       notify(user + ' is now a member of ' + role + (scope ? ' in scope ' + scope : ' globally') + '.');
+      setUser('');
       p.reload();
     });
   };
@@ -100,7 +101,14 @@ export function MembersPage({ go, notify }) {
     <section aria-labelledby="scoped-h">
       <h2 id="scoped-h">Memberships in one scope</h2>
       <${List} p=${p} label="Scoped memberships" id="scoped-list" empty="No scoped memberships." render=${(m) => html`
-        <li key=${m.scope + '/' + m.user + '/' + m.role} class="row"><span class="scope">${m.scope}</span>
-          <a href=${href('user', m.user)}>${m.user}</a> <a href=${href('role', m.role)}>${m.role}</a></li>`} />
+        <li key=${m.scope + '/' + m.user + '/' + m.role} class="row">
+          <span class="scope">${m.scope}</span>
+          <span class="grow"><a href=${href('user', m.user)}>${m.user}</a> is a member of <a href=${href('role', m.role)}>${m.role}</a></span>
+          <button type="button" class="danger" aria-label=${'Remove ' + m.user + ' from ' + m.role + ' in scope ' + m.scope}
+            onClick=${() => a.run(async () => {
+              await call('DELETE', 'membership/' + seg(m.user) + '/' + seg(m.role), { query: { scope: m.scope } });
+              notify(m.user + ' is no longer a member of ' + m.role + ' in scope ' + m.scope + '.');
+              p.reload();
+            })}>Remove</button></li>`} />
     </section>`;
 }
