@@ -53,7 +53,9 @@ export function RolesPage({ notify }) {
 const SHOW = 100;
 
 // DeleteRole asks before deleting, naming what goes with the role: its
-// members, its permissions and its inheritance links.
+// grants, its memberships (global and scoped) and its inheritance links,
+// counted by GET /api/role/{role} and named (the first SHOW of each) by the
+// lists.
 export function DeleteRole({ role, onClose }) {
   const ref = useRef();
   const [cascade, setCascade] = useState(null);
@@ -64,13 +66,16 @@ export function DeleteRole({ role, onClose }) {
     const cancel = () => onClose('');
     d.addEventListener('cancel', cancel);
     a.run(async () => {
-      const [members, perms, parents, children] = await Promise.all([
+      const r = 'role/' + seg(role);
+      const [detail, members, perms, parents, children] = await Promise.all([
+        get(r),
         get('members/' + seg(role), { limit: SHOW }),
         get('role_permissions/' + seg(role), { limit: SHOW }),
-        get('role/' + seg(role) + '/inherits', { limit: SHOW }),
-        get('role/' + seg(role) + '/inherited_by', { limit: SHOW }),
+        get(r + '/inherits', { limit: SHOW }),
+        get(r + '/inherited_by', { limit: SHOW }),
       ]);
       setCascade({
+        counts: detail.counts,
         members: members.map((m) => m.user), perms: perms.map((x) => x.name),
         parents: parents.map((x) => x.role), children: children.map((x) => x.role),
       });
@@ -79,23 +84,25 @@ export function DeleteRole({ role, onClose }) {
   }, [role]);
   const del = () => a.run(async () => {
     const r = await call('DELETE', 'role/' + seg(role));
-    const c = cascade;
+    const c = cascade.counts;
     onClose(r.deleted
-      ? 'Role ' + role + ' deleted, with ' + count(c.members, 'membership') + ' and ' + count(c.perms, 'permission') + '.'
+      ? 'Role ' + role + ' deleted, with ' + count(c.members + c.scoped_members, 'membership') + ' and ' + count(c.permissions, 'permission') + '.'
       : 'Role ' + role + ' was already gone.');
   });
-  const names = (list) => list.length === 0 ? 'none' : list.join(', ') + (list.length >= SHOW ? ' and more' : '');
+  const names = (list, total) => total === 0 ? 'none'
+    : list.join(', ') + (total > list.length ? ' and ' + (total - list.length) + ' more' : '');
+  const c = cascade && cascade.counts;
   return html`<dialog ref=${ref} aria-labelledby="del-h" aria-describedby="del-what" id="delete-dialog">
     <h2 id="del-h">Delete role “${role}”?</h2>
     <${ErrorText} text=${a.error} />
     ${cascade ? html`<div id="del-what">
       <p>This also removes, for good:</p>
       <ul class="cascade">
-        <li><strong>${count(cascade.members, 'global membership')}</strong>: ${names(cascade.members)}</li>
-        <li><strong>${count(cascade.perms, 'permission')}</strong>: ${names(cascade.perms)}</li>
-        <li><strong>${count(cascade.parents, 'parent link')}</strong> (it inherits from): ${names(cascade.parents)}</li>
-        <li><strong>${count(cascade.children, 'child link')}</strong> (roles inheriting from it lose what it grants): ${names(cascade.children)}</li>
-        <li>its memberships in any scope</li>
+        <li><strong>${count(c.members, 'global membership')}</strong>: ${names(cascade.members, c.members)}</li>
+        <li><strong>${count(c.scoped_members, 'membership')} in a scope</strong>${c.scoped_members ? ' (listed on the Members page)' : ''}</li>
+        <li><strong>${count(c.permissions, 'permission')}</strong>: ${names(cascade.perms, c.permissions)}</li>
+        <li><strong>${count(c.parents, 'parent link')}</strong> (it inherits from): ${names(cascade.parents, c.parents)}</li>
+        <li><strong>${count(c.children, 'child link')}</strong> (roles inheriting from it lose what it grants): ${names(cascade.children, c.children)}</li>
       </ul>
       <p>Re-creating the role brings none of this back.</p></div>`
       : html`<p id="del-what" aria-busy="true">Looking up what goes with it…</p>`}
@@ -106,7 +113,6 @@ export function DeleteRole({ role, onClose }) {
   </dialog>`;
 }
 
-function count(list, what) {
-  const n = list.length >= SHOW ? SHOW + '+' : String(list.length);
-  return n + ' ' + what + (list.length === 1 ? '' : 's');
+function count(n, what) {
+  return n + ' ' + what + (n === 1 ? '' : 's');
 }
