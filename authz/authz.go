@@ -56,6 +56,11 @@ type Authz struct {
 	proxies       *middleware.TrustedProxies
 	memos         memoBudgetUse // entries of all clients' codec memos
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
+	metrics       *meters       // nil: no metrics (see metrics.go)
+	decisions     decisionLog   // the guards' decision log and audit
+	tracing       *tracing      // nil without Config.TracerProvider (see tracing.go)
+	ping          pingState     // GET /ping's probe and its cached result (see ping.go)
+	listenerLive  atomic.Bool   // the change listener is connected (PostgreSQL)
 
 	closed atomic.Bool
 	// encryptedElsewhere: running without encryption, this process saw
@@ -129,15 +134,32 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	}
 	warnUnknownVariables(log, cfg.unknownVars)
 	proxies, _ := middleware.ParseTrustedProxies(cfg.TrustedProxies) // Validate checked them
+	if cfg.TracerProvider != nil {
+		db = storage.Traced(db, cfg.TracerProvider) // a copy: a host's handle keeps no hook of ours
+	}
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
-		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies}
+		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
+		tracing: newTracing(cfg)}
 	az.memos.max = memoBudget
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
 	}
 	az.bg, az.stop = context.WithCancel(context.Background())
+	az.decisions = newDecisionLog(cfg)
+	if cfg.MetricsRegisterer != nil || cfg.EnableMetrics {
+		m, err := newMetrics(cfg.MetricsRegisterer, cfg.EnableMetrics, az)
+		if err != nil {
+			az.stop()
+			if ownsDB {
+				db.Close()
+			}
+			return nil, err
+		}
+		az.metrics = m
+	}
 	if err := az.init(ctx); err != nil {
+		az.metrics.unregister()
 		az.closed.Store(true)
 		az.stop()
 		az.wg.Wait()
@@ -212,6 +234,7 @@ func (az *Authz) Close() error {
 		c.drop()
 		return true
 	})
+	az.metrics.unregister()
 	var errs []error
 	if az.login != nil {
 		errs = append(errs, az.login.Close())
@@ -223,7 +246,8 @@ func (az *Authz) Close() error {
 }
 
 // DB is the store's Bun handle, for a host that wants its own tables in the
-// same database.
+// same database. With Config.TracerProvider set, its queries made inside a
+// span are spans too (see storage.Traced).
 func (az *Authz) DB() *bun.DB { return az.db }
 
 // Client returns the library API of one client key: a UUID version 4 in any

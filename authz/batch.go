@@ -83,6 +83,9 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 	if err != nil {
 		return nil, err
 	}
+	if !c.az.cfg.DisableAuditLogging {
+		c.az.metrics.audited(len(results))
+	}
 	return results, nil
 }
 

@@ -14,7 +14,10 @@ import (
 // change that may concern anyone, so the cache (here and on other
 // replicas) re-reads once for the lot. It follows write step for step;
 // keep the two alike.
-func (c *Client) writeMany(ctx context.Context, action string, fn func(context.Context, bun.IDB) (bool, error)) error {
+func (c *Client) writeMany(ctx context.Context, action string, fn func(context.Context, bun.IDB) (bool, error)) (err error) {
+	var changed bool
+	ctx, end := c.startWrite(ctx, action, "")
+	defer func() { end(changed, err) }()
 	if c.az.closed.Load() {
 		return ErrClosed
 	}
@@ -25,9 +28,8 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 		c.az.sqliteWriters.Lock()
 		defer c.az.sqliteWriters.Unlock()
 	}
-	var changed bool
 	var rev int64
-	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if changed, err = fn(ctx, tx); err != nil {
 			return err
@@ -38,7 +40,7 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 			}
 			if c.revs.ours(rev) {
 				c.suspectPlain()
-				c.cache.Flush()
+				c.flushCache()
 			}
 			// A batch may add thousands of rows: the open mode's quotas
 			// are checked on the exact count, in the same transaction.
@@ -51,7 +53,7 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 	if err != nil {
 		if rev != 0 {
 			c.revs.withdraw(rev)
-			c.cache.Flush()
+			c.flushCache()
 		}
 		if errors.Is(err, errBatchNoop) {
 			return nil
@@ -64,7 +66,7 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 		return err
 	}
 	if changed {
-		c.cache.Flush()
+		c.flushCache()
 		if rev%storage.ChangesPruneEvery == 0 {
 			if err := storage.PruneChanges(ctx, c.az.db, c.scope.NS, rev); err != nil {
 				c.az.log.Debug("change log not pruned", "error", err)

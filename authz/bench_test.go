@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/storage"
@@ -329,34 +330,46 @@ func BenchmarkCacheMemory(b *testing.B) {
 }
 
 // BenchmarkGuard sends a warm request through a real gin.Engine to a
-// guarded route and to the same route unguarded.
+// guarded route and to the same route unguarded; guarded-metrics is the
+// guarded route with metrics on (a registry of its own), the decision log
+// off.
 func BenchmarkGuard(b *testing.B) {
-	az := openTarget(b, storagetest.SQLite(b), func(cfg *Config) {
-		cfg.ClientKey = "6f1c2e9a-3b4d-4c5e-9f60-718293a4b5c6"
-		cfg.Resolver = func(c *gin.Context) (string, error) { return "sara", nil }
-	})
-	ctx := context.Background()
-	c := mustHost(b, az)
-	c.AddRole(ctx, "editor", "")
-	c.AddPermission(ctx, "editor", "edit")
-	c.AddMembership(ctx, "sara", "editor")
-	gin.SetMode(gin.ReleaseMode)
-	r := gin.New()
-	ok := func(c *gin.Context) { c.Status(http.StatusNoContent) }
-	r.GET("/open", ok)
-	r.GET("/guarded", az.RequirePermission("edit"), ok)
-	for _, path := range []string{"/open", "/guarded"} {
-		b.Run(path[1:], func(b *testing.B) {
-			req := httptest.NewRequest(http.MethodGet, path, nil)
+	router := func(metrics bool) *gin.Engine {
+		az := openTarget(b, storagetest.SQLite(b), func(cfg *Config) {
+			cfg.ClientKey = "6f1c2e9a-3b4d-4c5e-9f60-718293a4b5c6"
+			cfg.Resolver = func(c *gin.Context) (string, error) { return "sara", nil }
+			if metrics {
+				cfg.MetricsRegisterer = prometheus.NewRegistry()
+			}
+		})
+		ctx := context.Background()
+		c := mustHost(b, az)
+		c.AddRole(ctx, "editor", "")
+		c.AddPermission(ctx, "editor", "edit")
+		c.AddMembership(ctx, "sara", "editor")
+		gin.SetMode(gin.ReleaseMode)
+		r := gin.New()
+		ok := func(c *gin.Context) { c.Status(http.StatusNoContent) }
+		r.GET("/open", ok)
+		r.GET("/guarded", az.RequirePermission("edit"), ok)
+		return r
+	}
+	off, on := router(false), router(true)
+	for _, bc := range []struct {
+		name, path string
+		r          *gin.Engine
+	}{{"open", "/open", off}, {"guarded", "/guarded", off}, {"guarded-metrics", "/guarded", on}} {
+		b.Run(bc.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, bc.path, nil)
 			w := &discardWriter{h: http.Header{}}
-			r.ServeHTTP(w, req)
+			bc.r.ServeHTTP(w, req)
 			if w.code != http.StatusNoContent {
-				b.Fatalf("%s answered %d", path, w.code)
+				b.Fatalf("%s answered %d", bc.path, w.code)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				r.ServeHTTP(w, req)
+				bc.r.ServeHTTP(w, req)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"errors"
 
 	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/storage"
@@ -24,6 +25,7 @@ func (l storeLoader) UserRoles(ctx context.Context, user string) ([]string, map[
 	l.c.loading.Add(1)
 	defer l.c.loading.Add(-1)
 	global, byScope, err := storage.UserRoleSets(ctx, l.c.az.db, l.c.scope, user)
+	l.countError(err)
 	return global, byScope, storage.Classify(err)
 }
 
@@ -35,9 +37,18 @@ func (l storeLoader) RoleEffective(ctx context.Context, role string) ([]string, 
 	defer l.c.loading.Add(-1)
 	perms, sources, err := storage.RoleEffective(ctx, l.c.az.db, l.c.scope, role)
 	if err != nil {
+		l.countError(err)
 		return nil, nil, storage.Classify(err)
 	}
 	return perms, sources, nil
+}
+
+// countError counts a failed read in rolegate_store_errors_total, unless
+// the caller gave up (its context ended).
+func (l storeLoader) countError(err error) {
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		l.c.az.metrics.storeError(storeOpCacheRead)
+	}
 }
 
 // cacheHolds reports whether the client's cache holds or is building

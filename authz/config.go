@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/joho/godotenv"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
@@ -160,9 +162,44 @@ type Config struct {
 	// before it pings itself; zero means 30 s (tests shorten it).
 	listenerQuiet time.Duration
 
+	// TracerProvider receives rolegate's spans: one per request on the
+	// mounted routes, per cold check and per write, with the store's round
+	// trips inside (see the README, Tracing). Nil: no tracing.
+	TracerProvider trace.TracerProvider
+	// TraceUserNames adds the user a check, a membership write or a REST
+	// request is about to its span (rolegate.user); off by default, since
+	// user names are personal data and traces often leave the host.
+	// AUTH_TRACE_USER_NAMES.
+	TraceUserNames bool
+	// pingCache is how long GET /ping reuses its store probe; zero means
+	// 1 s, negative means no reuse (tests).
+	pingCache time.Duration
+
 	// Logger receives rolegate's logs; nil means slog.Default(). Never a
 	// secret, a key or the plaintext of an encrypted name.
 	Logger *slog.Logger
+
+	// MetricsRegisterer, when set, receives rolegate's Prometheus
+	// collectors (rolegate_*); nil registers nothing unless EnableMetrics
+	// is on. See metrics.go and the README's Observability section.
+	MetricsRegisterer prometheus.Registerer
+	// EnableMetrics serves GET /metrics on the mount: the
+	// MetricsRegisterer's own metrics when it is also a Gatherer (a
+	// *prometheus.Registry), else a registry of rolegate's own. On a
+	// closed admin plane it takes an admin key (Authorization: Bearer).
+	// AUTH_ENABLE_METRICS.
+	EnableMetrics bool
+	// DecisionLog logs guard decisions as Info records: "denied" (every
+	// refusal: 403, 401, 503), "all" (allowed ones too) or "off" (the
+	// default). AUTH_DECISION_LOG.
+	DecisionLog string
+	// DecisionLogSample is the share of those decisions logged, from
+	// above 0 to 1 (the default). AUTH_DECISION_LOG_SAMPLE.
+	DecisionLogSample float64
+	// DecisionAudit "denied" also records the guards' 403s in the audit
+	// log, within AuditRefusalsPerSecond; "off" (the default) does not.
+	// AUTH_DECISION_AUDIT.
+	DecisionAudit string
 }
 
 // DefaultConfig returns the documented defaults.
@@ -205,6 +242,10 @@ func (c Config) withDefaults() Config {
 	orDefault(&c.AuditRetention, d.AuditRetention)
 	orDefault(&c.AuditMaxRecords, d.AuditMaxRecords)
 	orDefault(&c.auditPruneEvery, defaultAuditPruneEvery)
+	orDefault(&c.DecisionLog, decisionOff)
+	orDefault(&c.DecisionLogSample, 1)
+	orDefault(&c.DecisionAudit, decisionOff)
+	orDefault(&c.pingCache, time.Second)
 	return c
 }
 
@@ -327,6 +368,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 		c.TrustedProxies = splitList(v)
 	}
 	str("AUTH_DEFAULT_ROLE", &c.DefaultRole)
+	boolean("AUTH_TRACE_USER_NAMES", &c.TraceUserNames)
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
 	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
 	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
@@ -343,6 +385,17 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 			c.LoginAttemptsPerMinute = -1 // off
 		}
 	}
+	boolean("AUTH_ENABLE_METRICS", &c.EnableMetrics)
+	str("AUTH_DECISION_LOG", &c.DecisionLog)
+	if v := strings.TrimSpace(getenv("AUTH_DECISION_LOG_SAMPLE")); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f > 0 && f <= 1) {
+			errs = append(errs, fmt.Errorf("AUTH_DECISION_LOG_SAMPLE=%q is not a number above 0 and at most 1 (like 0.1)", v))
+		} else {
+			c.DecisionLogSample = f
+		}
+	}
+	str("AUTH_DECISION_AUDIT", &c.DecisionAudit)
 	providers, err := loginx.ProvidersFromEnv(getenv)
 	if err != nil {
 		errs = append(errs, err)
@@ -418,6 +471,7 @@ func (c Config) problems() []error {
 	if s := c.Samples; !s.Enabled() && (s.Username != "" || s.Password != "" || s.APIKey != "") {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
+	errs = append(errs, c.observabilityProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
 		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))

@@ -103,6 +103,9 @@ func (az *Authz) NewGuard(cfg middleware.GuardConfig, opts ...GuardOption) (gin.
 	if cfg.Logger == nil {
 		cfg.Logger = az.log
 	}
+	if cfg.Observer == nil {
+		cfg.Observer = az.guardObserver(cfg.Checker)
+	}
 	return middleware.NewGuard(cfg)
 }
 

@@ -33,6 +33,7 @@ func (az *Authz) initLogin(ctx context.Context) error {
 			// The address the audit records, not Gin's ClientIP, which
 			// believes X-Forwarded-For from anyone on a default engine.
 			RemoteAddr: az.proxies.RemoteAddr,
+			OnLogin:    az.loginOutcome,
 		})
 		if err != nil {
 			return fmt.Errorf("authz: login: %w", err)

@@ -1,7 +1,6 @@
 package authz
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,16 +9,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
 )
-
-// pingTimeout bounds the store check of GET /ping.
-const pingTimeout = 2 * time.Second
 
 // Mount registers rolegate's routes on r, which may be the host's
 // *gin.Engine or any group (under r.Group("/auth") the routes are
@@ -40,11 +35,12 @@ const pingTimeout = 2 * time.Second
 //   - OPTIONS on each of these paths when CORS is enabled, for preflights.
 //
 // The host's router is left alone: Mount adds no middleware to it (no
-// r.Use), and rolegate's own chain (request id, request log, panic
-// recovery, CORS, a 64 KiB body limit, and the client-key check on the
-// RBAC routes only) runs on rolegate's routes alone. The host's 404 and
-// 405 handling stay the host's; to answer unknown paths under /api and
-// /ping with rolegate's error envelope, opt in:
+// r.Use), and rolegate's own chain (a request span with a TracerProvider,
+// request id, request log, panic recovery, CORS, a 64 KiB body limit, and
+// the client-key check on the RBAC routes only) runs on rolegate's routes
+// alone. The host's 404 and 405 handling stay the host's; to answer
+// unknown paths under /api and /ping with rolegate's error envelope, opt
+// in:
 //
 //	engine.NoRoute(az.NotFoundHandler())
 //	engine.HandleMethodNotAllowed = true
@@ -88,7 +84,8 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 		basePath = b.BasePath()
 	}
 	doc, err := openAPIDocument(basePath, openAPIMounted{
-		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS})
+		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS,
+		metrics: az.metrics != nil && az.metrics.gatherer != nil})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
@@ -114,6 +111,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}
 	add(limited, http.MethodGet, "/ping", az.restPing)
 	add(limited, http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
+	if az.metrics != nil && az.metrics.gatherer != nil {
+		add(limited, http.MethodGet, "/metrics", az.metricsHandler())
+	}
 	for _, rt := range restRoutes() {
 		add(base, rt.method, rt.path, middleware.DecodePathParams(), az.restClientKeyAuth(rt), az.restBodyLimit(rt),
 			az.restHandler(rt))
@@ -160,6 +160,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 // credentials set), before anything is registered, naming the route.
 func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	planned := []restMethodPath{{http.MethodGet, "/ping"}, {http.MethodGet, "/openapi.json"}}
+	if az.metrics != nil && az.metrics.gatherer != nil {
+		planned = append(planned, restMethodPath{http.MethodGet, "/metrics"})
+	}
 	for _, rt := range restRoutes() {
 		planned = append(planned, restMethodPath{rt.method, rt.path})
 	}
@@ -187,11 +190,19 @@ func (az *Authz) refuseShadowing(e *gin.Engine) error {
 }
 
 // ownChain is the middleware of every route Mount registers, outermost
-// first: the request id (which the log, the recovery and the audit records
-// carry), the request log (which sees the final status, 500 after a
+// first: the request span (with a TracerProvider), the request id (which
+// the log, the recovery and the audit records carry), the request log (which sees the final status, 500 after a
 // recovered panic included), panic recovery, and CORS.
 func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
-	return []gin.HandlerFunc{middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors}
+	chain := []gin.HandlerFunc{middleware.RequestID(), middleware.Logger(az.log), middleware.RecoveryWithLogger(az.log), cors}
+	if t := az.traceRequests(); t != nil {
+		chain = append([]gin.HandlerFunc{t}, chain...) // outermost: the span sees the final status
+	}
+	if az.metrics != nil {
+		// Outermost, so that it sees the final status of every request.
+		chain = append([]gin.HandlerFunc{az.metrics.countRequests}, chain...)
+	}
+	return chain
 }
 
 // restRoutes are the client-key routes, in the order of DESIGN.md's table.
@@ -219,24 +230,6 @@ var (
 	}
 	samplePaths = []restMethodPath{{http.MethodGet, "/api/ping"}, {http.MethodGet, "/api/test"}}
 )
-
-// restPing is GET /ping: 200 when the store answers a ping within
-// pingTimeout, else 503.
-func (az *Authz) restPing(c *gin.Context) {
-	c.Header("Cache-Control", "no-store")
-	err := ErrClosed
-	if !az.closed.Load() {
-		ctx, cancel := context.WithTimeout(c.Request.Context(), pingTimeout)
-		err = az.db.PingContext(ctx)
-		cancel()
-	}
-	if err != nil {
-		az.log.Warn("ping: store unreachable", "request_id", middleware.RequestIDFrom(c), "error", err)
-		middleware.Fail(c, http.StatusServiceUnavailable, http.StatusText(http.StatusServiceUnavailable), "store unavailable")
-		return
-	}
-	middleware.Respond(c, http.StatusOK, "ok", gin.H{"status": "ok"})
-}
 
 // NotFoundHandler answers unknown paths under rolegate's mount points (/api,
 // /ping and /openapi.json, below the prefix Mount was given) with 404 and

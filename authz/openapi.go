@@ -35,6 +35,9 @@ func openAPIDocument(basePath string, mounted openAPIMounted) ([]byte, error) {
 			delete(paths, p.path)
 		}
 	}
+	if !mounted.metrics {
+		delete(paths, "/metrics")
+	}
 	if !mounted.cors {
 		for _, item := range paths {
 			if ops, ok := item.(map[string]any); ok {
@@ -51,7 +54,7 @@ func openAPIDocument(basePath string, mounted openAPIMounted) ([]byte, error) {
 }
 
 // openAPIMounted says which optional groups of routes a Mount registered.
-type openAPIMounted struct{ login, samples, cors bool }
+type openAPIMounted struct{ login, samples, cors, metrics bool }
 
 // keepUsedTags drops the tags that no remaining operation uses (a strict
 // linter flags them).

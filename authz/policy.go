@@ -375,5 +375,8 @@ func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error)
 	if err != nil {
 		return nil, err
 	}
+	if !c.az.cfg.DisableAuditLogging {
+		c.az.metrics.audited(len(plan))
+	}
 	return plan, nil
 }

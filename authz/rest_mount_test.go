@@ -22,6 +22,7 @@ func withEverything(c *Config) {
 	c.Samples = samples.Config{Username: "demo", Password: "secret", APIKey: "sample-key"}
 	c.DisableCORS = false
 	c.CORSOrigins = []string{"*"}
+	c.EnableMetrics = true
 }
 
 // TestRESTHostUntouched: Mount adds nothing to the host's own routes, its

@@ -245,7 +245,8 @@ func TestRESTUnavailable(t *testing.T) {
 	forEachRESTStore(t, func(t *testing.T, target storagetest.Target, _ *Authz, _ *logBuffer) {
 		for _, how := range []string{"database closed", "authz closed"} {
 			t.Run(how, func(t *testing.T) {
-				az, _ := openREST(t, target, nil)
+				// No reuse of /ping's probe: the store's going away shows at once.
+				az, _ := openREST(t, target, func(c *Config) { c.pingCache = -1 })
 				e := newTestRouter(t, az, "")
 				key := newKey()
 				checkEnvelope(t, performRequest(e, "GET", "/ping", "", nil), 200)

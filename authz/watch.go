@@ -83,11 +83,15 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	revs, err := storage.Revisions(qctx, az.db, nss)
 	if err != nil {
 		if ctx.Err() == nil {
+			az.metrics.storeError(storeOpRevisionCheck)
 			az.flushAll("revision check failed")
 		}
 		return
 	}
 	for ns, c := range clients {
+		if az.metrics != nil {
+			az.metrics.lag(c.revs.behind(revs[ns]))
+		}
 		if stale, foreign := c.revs.observe(revs[ns]); stale {
 			az.dropChanged(qctx, c, revs[ns], foreign)
 		}
@@ -109,25 +113,25 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign 
 			}
 			if !ch.All {
 				for _, u := range ch.Users {
-					c.cache.InvalidateUser(u)
+					c.dropUser(invalidReplica, u)
 				}
 				for _, r := range ch.Roles {
-					c.cache.InvalidateRole(r)
+					c.dropRole(invalidReplica, r)
 				}
 				for _, r := range ch.DeletedRoles {
-					c.cache.DeleteRole(r)
+					c.dropDeletedRole(invalidReplica, r)
 				}
 				az.log.Debug("decision cache: what changed elsewhere dropped", "client", c.fingerprint,
 					"revision", rev, "users", len(ch.Users), "roles", len(ch.Roles)+len(ch.DeletedRoles))
 				return
 			}
-			c.cache.Flush()
+			c.flushCache()
 			az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
 			return
 		}
 	}
 	c.suspectPlain()
-	c.cache.Flush()
+	c.flushCache()
 	az.log.Debug("decision cache flushed: changes elsewhere not in the change log", "client", c.fingerprint, "revision", rev)
 }
 
@@ -154,8 +158,10 @@ func (az *Authz) flushAll(reason string) {
 	az.clients.Range(func(_ string, c *Client) bool {
 		if c.cacheHolds() {
 			n++
+			c.flushCache()
+		} else {
+			c.cache.Flush() // nothing to count, but a build may be running
 		}
-		c.cache.Flush()
 		return true
 	})
 	if n > 0 {
@@ -166,7 +172,7 @@ func (az *Authz) flushAll(reason string) {
 // listen follows the change channel on a dedicated connection.
 func (az *Authz) listen(ctx context.Context) {
 	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
+	for attempt := 0; ctx.Err() == nil; attempt++ {
 		ln := pgdriver.NewListener(az.db)
 		// Closing the listener is what interrupts a blocked receive.
 		done := make(chan struct{})
@@ -182,15 +188,21 @@ func (az *Authz) listen(ctx context.Context) {
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		err := ln.Listen(lctx, storage.ChangesChannel)
 		cancel()
+		// Live before Open hears of it, so /ping agrees with the startup line.
+		az.listenerLive.Store(err == nil)
 		select { // the first outcome, for Open's startup line
 		case az.listening <- err:
 		default:
 		}
 		if err == nil {
+			if attempt > 0 {
+				az.metrics.reconnected()
+			}
 			backoff = 100 * time.Millisecond
 			// Whatever happened while we were not listening is unknown.
 			az.checkRevisions(ctx, nil)
 			err = az.receive(ctx, ln)
+			az.listenerLive.Store(false)
 		}
 		close(done)
 		if ctx.Err() != nil {

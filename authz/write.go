@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -28,7 +29,9 @@ type writer struct{ db bun.IDB }
 // also queues the NOTIFY for other replicas) and the audit record, so that
 // a change never lands without either. After commit it invalidates the
 // local cache, so the very next check sees the change.
-func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (bool, error) {
+func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (changed bool, err error) {
+	ctx, end := c.startWrite(ctx, ch.action, ch.user)
+	defer func() { end(changed, err) }()
 	if c.az.closed.Load() {
 		return false, ErrClosed
 	}
@@ -44,9 +47,8 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		c.az.sqliteWriters.Lock()
 		defer c.az.sqliteWriters.Unlock()
 	}
-	var changed bool
 	var rev int64
-	err := c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if changed, err = fn(ctx, writer{db: tx}); err != nil {
 			return err
@@ -69,7 +71,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 				// The bookkeeping overflowed and skipped revisions nobody
 				// has read the change log of: they may be anything.
 				c.suspectPlain()
-				c.cache.Flush()
+				c.flushCache()
 			}
 			if ch.action[:3] == "add" {
 				if err := c.az.checkQuota(ctx, tx, c.scope.NS, rev); err != nil {
@@ -85,20 +87,26 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			// the number next. Give it back, then flush: whatever the
 			// watcher skipped meanwhile is re-read.
 			c.revs.withdraw(rev)
-			c.cache.Flush()
+			c.flushCache()
 		}
 		err = storage.Classify(err)
+		if errors.Is(err, ErrUnavailable) {
+			c.az.metrics.storeError(storeOpWrite)
+		}
 		c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
 		return false, err
+	}
+	if !c.az.cfg.DisableAuditLogging {
+		c.az.metrics.audited(1)
 	}
 	if changed {
 		switch {
 		case ch.roleDeleted:
-			c.cache.DeleteRole(ch.role)
+			c.dropDeletedRole(invalidLocalWrite, ch.role)
 		case ch.role != "":
-			c.cache.InvalidateRole(ch.role)
+			c.dropRole(invalidLocalWrite, ch.role)
 		case ch.user != "":
-			c.cache.InvalidateUser(ch.user)
+			c.dropUser(invalidLocalWrite, ch.user)
 		}
 		if rev%storage.ChangesPruneEvery == 0 {
 			// After commit, so the revision row is not held meanwhile. A
@@ -151,11 +159,17 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 // with; when the store is down it cannot be written, which is logged
 // instead (without names or keys).
 func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
+	az.auditRefused(ctx, fingerprint, action, resource, refusalReason(cause))
+}
+
+// auditRefused is auditRefusal with the reason in words.
+func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource, reason string) {
 	if az.cfg.DisableAuditLogging || az.closed.Load() {
 		return
 	}
 	ok, note, warn := az.refusals.take(fingerprint)
 	if !ok {
+		az.metrics.auditSkipped()
 		if warn {
 			az.log.Warn("audit: refused requests arrive faster than AUTH_AUDIT_REFUSALS_PER_SECOND; the excess is counted, not recorded",
 				"limit_per_second", az.cfg.AuditRefusalsPerSecond)
@@ -165,12 +179,15 @@ func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource
 	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
 	rec := storage.AuditRecord{
 		At: time.Now().UTC(), Client: fingerprint, Action: action, Resource: resource,
-		Outcome: "refused: " + refusalReason(cause) + note, RequestID: info.id, ClientRequestID: info.clientID,
+		Outcome: "refused: " + reason + note, RequestID: info.id, ClientRequestID: info.clientID,
 		RemoteAddr: info.remote,
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	if err := storage.InsertAudit(wctx, az.db, rec); err != nil {
+		az.metrics.storeError(storeOpAudit)
 		az.log.Warn("audit record not written", "action", action, "outcome", rec.Outcome, "error", err)
+		return
 	}
+	az.metrics.audited(1)
 }

@@ -66,6 +66,12 @@ type Config struct {
 	// TokenCacheSize bounds the cache of verified session tokens (default
 	// 65536 entries; it is emptied when full).
 	TokenCacheSize int
+	// OnLogin, when set, is told the outcome of every login attempt:
+	// the serviceName as sent (empty when the request did not parse; it
+	// may name no configured provider) and "success" or the error code
+	// of the answer ("invalid-token", "too-many-requests", ...). For
+	// metrics; it runs on the request path.
+	OnLogin func(service, result string)
 	// Now returns the current time; nil is time.Now. For tests.
 	Now func() time.Time
 }

@@ -47,23 +47,41 @@ type errorBody struct {
 // fail writes err as the error body. It is the one place where errors of
 // the login routes become HTTP statuses.
 func (s *Service) fail(c *gin.Context, err error) {
-	var ae *apiError
-	switch {
-	case errors.As(err, &ae):
-	case errors.Is(err, ErrProviderUnavailable):
-		ae = &apiError{http.StatusServiceUnavailable, "provider-unavailable", "the identity provider cannot be reached; try again later"}
-	case errors.Is(err, storage.ErrUnavailable):
-		ae = &apiError{http.StatusServiceUnavailable, "store-unavailable", "the store cannot be reached; try again later"}
-	case errors.Is(err, ErrInvalidSession):
-		ae = unauthorized("unauthorized", "a valid authToken is required")
-	default:
+	ae := apiErrorOf(err)
+	if ae.code == codeInternal {
 		s.log.Error("loginx: internal error", "path", c.FullPath(), "err", err)
-		ae = &apiError{http.StatusInternalServerError, "internal-error", "internal error"}
 	}
 	if ae.status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", "Bearer")
 	}
 	c.AbortWithStatusJSON(ae.status, errorBody{Status: "error", Error: ae.code, Message: ae.message})
+}
+
+// codeInternal is the code of an error nothing else explains.
+const codeInternal = "internal-error"
+
+// apiErrorOf is the answer to err: its own, or the one of its kind.
+func apiErrorOf(err error) *apiError {
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.Is(err, ErrProviderUnavailable):
+		return &apiError{http.StatusServiceUnavailable, "provider-unavailable", "the identity provider cannot be reached; try again later"}
+	case errors.Is(err, storage.ErrUnavailable):
+		return &apiError{http.StatusServiceUnavailable, "store-unavailable", "the store cannot be reached; try again later"}
+	case errors.Is(err, ErrInvalidSession):
+		return unauthorized("unauthorized", "a valid authToken is required")
+	}
+	return &apiError{http.StatusInternalServerError, codeInternal, "internal error"}
+}
+
+// errorCode is the code of the answer to err; "success" for nil.
+func errorCode(err error) string {
+	if err == nil {
+		return "success"
+	}
+	return apiErrorOf(err).code
 }
 
 // ok writes the success body.

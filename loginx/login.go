@@ -21,27 +21,37 @@ type loginData struct {
 }
 
 func (s *Service) handleLogin(c *gin.Context) {
+	var service string
+	var outcome error
+	if s.cfg.OnLogin != nil {
+		defer func() { s.cfg.OnLogin(service, errorCode(outcome)) }()
+	}
 	addr := c.ClientIP()
 	if s.cfg.RemoteAddr != nil {
 		addr = s.cfg.RemoteAddr(c.Request)
 	}
 	if ok, wait := s.attempts.allow(addr); !ok {
 		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		s.fail(c, tooManyAttempts(wait))
+		outcome = tooManyAttempts(wait)
+		s.fail(c, outcome)
 		return
 	}
 	body, err := readBody(c)
 	if err != nil {
+		outcome = err
 		s.fail(c, err)
 		return
 	}
 	req, err := parseLogin(body)
 	if err != nil {
+		outcome = err
 		s.fail(c, err)
 		return
 	}
+	service = req.ServiceName
 	data, err := s.login(c.Request.Context(), req)
 	if err != nil {
+		outcome = err
 		var ae *apiError
 		if errors.As(err, &ae) || errors.Is(err, ErrProviderUnavailable) {
 			// The reason, never the tokens.

@@ -63,6 +63,8 @@ type GuardConfig struct {
 	// 503) in the host's own error shape; the guard still decides the
 	// status. Nil: the error envelope.
 	OnRefusal RefusalFunc
+	// Observer, when set, sees every decision (metrics, a decision log).
+	Observer GuardObserver
 }
 
 // GuardOption adjusts one guard's configuration; the guard constructors
@@ -96,6 +98,7 @@ type guard struct {
 	scope    func(c *gin.Context) string
 	scoped   ScopedChecker // set with scope
 	log      *slog.Logger
+	obs      GuardObserver // nil: nobody watches
 }
 
 // Fixed refusal details: they never include the user, the resolver's error
@@ -130,7 +133,7 @@ func compileGuard(cfg GuardConfig) (*guard, error) {
 	if cfg.Resolver == nil {
 		return nil, fmt.Errorf("%w: nil Resolver", ErrInvalidGuardConfig)
 	}
-	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver, refuse: cfg.OnRefusal, scope: cfg.Scope, log: cfg.Logger}
+	g := &guard{checker: cfg.Checker, resolver: cfg.Resolver, refuse: cfg.OnRefusal, scope: cfg.Scope, log: cfg.Logger, obs: cfg.Observer}
 	g.intern, _ = cfg.Checker.(UserInterner)
 	if g.scope != nil {
 		var ok bool
@@ -179,9 +182,11 @@ func (g *guard) serve(c *gin.Context) {
 	user = NormalizeName(user)
 	if err != nil || user == "" {
 		if errors.Is(err, ErrResolverUnavailable) {
+			g.observe(c, GuardUnavailable, "", "")
 			g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthnDown)
 			return
 		}
+		g.observe(c, GuardUnauthenticated, "", "")
 		g.fail(c, http.StatusUnauthorized, messageUnauthorized, detailNoUser)
 		return
 	}
@@ -195,10 +200,12 @@ func (g *guard) serve(c *gin.Context) {
 		allowed, err = g.allows(c.Request.Context(), user)
 	}
 	if err != nil {
+		g.observe(c, GuardUnavailable, user, scope)
 		g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthzDown)
 		return
 	}
 	if !allowed {
+		g.observe(c, GuardDenied, user, scope)
 		// Enabled first: the attributes would cost allocations on every
 		// refusal even with debug off.
 		if g.log != nil && g.log.Enabled(c.Request.Context(), slog.LevelDebug) {
@@ -209,6 +216,7 @@ func (g *guard) serve(c *gin.Context) {
 		g.fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
 		return
 	}
+	g.observe(c, GuardAllowed, user, scope)
 	if g.intern != nil {
 		if p := g.intern.InternUser(user); p != nil && *p == user {
 			c.Set(userCtx, p)
@@ -218,6 +226,14 @@ func (g *guard) serve(c *gin.Context) {
 	}
 	c.Set(userCtx, user)
 	c.Next()
+}
+
+// observe tells the observer, if any, how the request was decided.
+func (g *guard) observe(c *gin.Context, o GuardOutcome, user, scope string) {
+	if g.obs != nil {
+		g.obs.GuardDecided(c, GuardDecision{Outcome: o, User: user, Scope: scope,
+			Role: g.req == requireRole, All: g.req == requireAll, Names: g.names})
+	}
 }
 
 // allows evaluates the requirement in order, stopping at the first answer

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -51,6 +52,14 @@ func BenchmarkGuardCheck(b *testing.B) {
 	usesKeys := func(c *gin.Context) { c.Set("bench.marker", marker) }
 	r.GET("/open-keys", usesKeys, noContent)
 	r.GET("/guarded-keys", usesKeys, g, noContent)
+	// observed: the guard with an observer that counts, as authz's
+	// metrics do (one atomic add per decision).
+	observed, err := NewGuard(GuardConfig{Checker: ch, Resolver: HeaderResolver("X-User-Id"),
+		AnyPermissions: []string{"cook"}, Observer: new(countingObserver)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.GET("/observed", observed, noContent)
 
 	for _, bc := range []struct{ name, path, user string }{
 		{"unguarded", "/open", "sara"},
@@ -58,6 +67,7 @@ func BenchmarkGuardCheck(b *testing.B) {
 		{"denied", "/guarded", "jack"},
 		{"unguarded+keys", "/open-keys", "sara"},
 		{"allowed+keys", "/guarded-keys", "sara"},
+		{"allowed+observer", "/observed", "sara"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, bc.path, nil)
@@ -71,3 +81,8 @@ func BenchmarkGuardCheck(b *testing.B) {
 		})
 	}
 }
+
+// countingObserver counts decisions by outcome.
+type countingObserver [GuardOutcomes]atomic.Uint64
+
+func (o *countingObserver) GuardDecided(_ *gin.Context, d GuardDecision) { o[d.Outcome].Add(1) }

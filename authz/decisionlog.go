@@ -1,0 +1,223 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/rolegate/rolegate/middleware"
+)
+
+// Decisions you can see: every guard built by Authz.NewGuard (and so by
+// the Require... constructors) reports its decisions to a guardObserver,
+// which counts them per route (rolegate_guard_decisions_total), writes the
+// sampled decision log (AUTH_DECISION_LOG, AUTH_DECISION_LOG_SAMPLE) and
+// records denials in the audit log (AUTH_DECISION_AUDIT=denied, within
+// the refusal budget). With all of these off, guards get no observer and
+// run exactly as before.
+
+// Values of DecisionLog and DecisionAudit.
+const (
+	decisionOff    = "off"
+	decisionDenied = "denied"
+	decisionAll    = "all"
+)
+
+// decisionLog is the compiled DecisionLog, DecisionLogSample and
+// DecisionAudit.
+type decisionLog struct {
+	logDenied, logAllowed bool
+	sample                float64 // share logged; 1 logs every one
+	auditDenied           bool
+}
+
+func newDecisionLog(cfg Config) decisionLog {
+	mode := strings.ToLower(cfg.DecisionLog)
+	return decisionLog{
+		logDenied:   mode == decisionDenied || mode == decisionAll,
+		logAllowed:  mode == decisionAll,
+		sample:      cfg.DecisionLogSample,
+		auditDenied: strings.ToLower(cfg.DecisionAudit) == decisionDenied,
+	}
+}
+
+func (d decisionLog) on() bool { return d.logDenied || d.auditDenied }
+
+// observabilityProblems are the bad settings of metrics and the decision
+// log.
+func (c Config) observabilityProblems() []error {
+	var errs []error
+	switch strings.ToLower(c.DecisionLog) {
+	case "", decisionOff, decisionDenied, decisionAll:
+	default:
+		errs = append(errs, fmt.Errorf("AUTH_DECISION_LOG=%q is unknown (use off, denied or all)", c.DecisionLog))
+	}
+	if c.DecisionLogSample < 0 || c.DecisionLogSample > 1 {
+		errs = append(errs, fmt.Errorf("AUTH_DECISION_LOG_SAMPLE=%v is not above 0 and at most 1", c.DecisionLogSample))
+	}
+	switch strings.ToLower(c.DecisionAudit) {
+	case "", decisionOff, decisionDenied:
+	default:
+		errs = append(errs, fmt.Errorf("AUTH_DECISION_AUDIT=%q is unknown (use off or denied)", c.DecisionAudit))
+	}
+	if c.EnableMetrics && c.MetricsRegisterer != nil {
+		if _, ok := c.MetricsRegisterer.(prometheus.Gatherer); !ok {
+			errs = append(errs, fmt.Errorf("AUTH_ENABLE_METRICS needs a MetricsRegisterer that is also a prometheus.Gatherer (a *prometheus.Registry), or none"))
+		}
+	}
+	return errs
+}
+
+// guardObserver watches one guard. client is the guard's checker when it
+// is one of ours (nil for a host's own Checker: no granting path, no
+// audit record then).
+type guardObserver struct {
+	az     *Authz
+	client *Client
+	// last is the route this guard saw last with its counters: a guard
+	// usually serves one route, so the counters are found with one string
+	// comparison, not a lookup by label.
+	last atomic.Pointer[routeDecisions]
+}
+
+// guardObserver returns the observer for a guard checking with checker,
+// or nil when neither metrics nor the decision log nor its audit is on.
+func (az *Authz) guardObserver(checker middleware.Checker) middleware.GuardObserver {
+	if az.metrics == nil && !az.decisions.on() {
+		return nil
+	}
+	o := &guardObserver{az: az}
+	o.client, _ = checker.(*Client)
+	return o
+}
+
+// GuardDecided counts the decision and, when chosen, logs and audits it.
+// An allowed request with the decision log off or at "denied" costs one
+// comparison and one atomic add.
+func (o *guardObserver) GuardDecided(c *gin.Context, d middleware.GuardDecision) {
+	if m := o.az.metrics; m != nil {
+		route := c.FullPath()
+		rd := o.last.Load()
+		if rd == nil || rd.route != route {
+			rd = m.routeCounters(route)
+			o.last.Store(rd)
+		}
+		rd.by[d.Outcome].Inc()
+	}
+	dl := o.az.decisions
+	if d.Outcome == middleware.GuardAllowed && !dl.logAllowed || !dl.on() {
+		return
+	}
+	if dl.auditDenied && d.Outcome == middleware.GuardDenied && o.client != nil {
+		o.audit(c, d)
+	}
+	if dl.logDenied && (dl.sample >= 1 || rand.Float64() < dl.sample) {
+		o.log(c, d)
+	}
+}
+
+// log writes one decision record. The granting path is looked up only
+// here, for an allowed decision that is logged.
+func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision) {
+	ctx := c.Request.Context()
+	attrs := make([]slog.Attr, 0, 10)
+	attrs = append(attrs, slog.String("outcome", d.Outcome.String()), slog.String("route", c.FullPath()))
+	if d.User != "" {
+		if u, ok := o.name(d.User); ok {
+			attrs = append(attrs, slog.String("user", u))
+		}
+	}
+	kind, names := o.required(d)
+	attrs = append(attrs, slog.String(kind, names))
+	if d.All {
+		attrs = append(attrs, slog.String("requirement", "all"))
+	}
+	if d.Scope != "" {
+		if s, ok := o.name(d.Scope); ok {
+			attrs = append(attrs, slog.String("scope", s))
+		}
+	}
+	if d.Outcome == middleware.GuardAllowed && !d.Role && o.client != nil {
+		attrs = append(attrs, o.paths(ctx, d)...)
+	}
+	if id := middleware.RequestIDFrom(c); id != "" {
+		attrs = append(attrs, slog.String("request_id", id))
+	}
+	if id := middleware.ClientRequestID(c); id != "" {
+		attrs = append(attrs, slog.String("client_request_id", id))
+	}
+	o.az.log.LogAttrs(ctx, slog.LevelInfo, "guard decision", attrs...)
+}
+
+// name is a user, permission or scope name as the log may show it: its
+// audit form (never the plaintext of an encrypted name); not at all when
+// encryption is on and the checker is not ours.
+func (o *guardObserver) name(n string) (string, bool) {
+	if o.client != nil {
+		return o.client.scope.AuditName(n), true
+	}
+	return n, o.az.cipher == nil
+}
+
+// required names what the guard requires: "role" and the role, or
+// "permissions" and the permissions (comma-separated, audit forms).
+func (o *guardObserver) required(d middleware.GuardDecision) (kind, names string) {
+	if d.Role {
+		return "role", d.Names[0]
+	}
+	out := make([]string, 0, len(d.Names))
+	for _, n := range d.Names {
+		if s, ok := o.name(n); ok {
+			out = append(out, s)
+		}
+	}
+	return "permissions", strings.Join(out, ",")
+}
+
+// paths are the granting paths of an allowed decision (explain): the
+// first permission with a path for "any of", each for "all of".
+func (o *guardObserver) paths(ctx context.Context, d middleware.GuardDecision) []slog.Attr {
+	var out []slog.Attr
+	for _, p := range d.Names {
+		g, err := o.client.explain(ctx, d.Scope, d.User, p)
+		if err != nil {
+			return append(out, slog.String("path_error", refusalReason(err)))
+		}
+		if g == nil {
+			continue
+		}
+		perm, _ := o.name(p)
+		via := g.Membership
+		if g.Scope != "" {
+			s, _ := o.name(g.Scope)
+			via += "@" + s
+		}
+		out = append(out, slog.Group("granted", slog.String("permission", perm),
+			slog.String("membership", via), slog.String("chain", strings.Join(g.Chain, ">")),
+			slog.String("granted_by", g.GrantedBy)))
+		if !d.All {
+			break
+		}
+	}
+	return out
+}
+
+// audit records a guard's 403 in the audit log of the guard's client,
+// within the refusal budget of that client: a stranger sending refused
+// requests cannot write more than AUTH_AUDIT_REFUSALS_PER_SECOND records.
+func (o *guardObserver) audit(c *gin.Context, d middleware.GuardDecision) {
+	kind, names := o.required(d)
+	u, _ := o.name(d.User)
+	resource := "user:" + u + " " + kind + ":" + names
+	if d.Scope != "" {
+		s, _ := o.name(d.Scope)
+		resource += "@" + s
+	}
+	o.az.auditRefused(o.az.requestContext(c), o.client.fingerprint, "guard "+c.FullPath(), resource, "insufficient permissions")
+}

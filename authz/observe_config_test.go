@@ -1,0 +1,84 @@
+package authz
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// The observability settings parse from the environment, default to off,
+// and refuse what they do not know, all at once.
+func TestObservabilityConfig(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	c, err := ConfigFromLookup(env(map[string]string{
+		"AUTH_ENABLE_METRICS": "true", "AUTH_DECISION_LOG": "denied",
+		"AUTH_DECISION_LOG_SAMPLE": "0.25", "AUTH_DECISION_AUDIT": "denied",
+	}))
+	if err != nil || !c.EnableMetrics || c.DecisionLog != "denied" || c.DecisionLogSample != 0.25 || c.DecisionAudit != "denied" {
+		t.Fatalf("config %+v, %v", c, err)
+	}
+	d := Config{}.withDefaults()
+	if d.EnableMetrics || d.MetricsRegisterer != nil || d.DecisionLog != "off" || d.DecisionLogSample != 1 || d.DecisionAudit != "off" {
+		t.Errorf("defaults: metrics %v, log %q at %v, audit %q", d.EnableMetrics, d.DecisionLog, d.DecisionLogSample, d.DecisionAudit)
+	}
+	_, err = ConfigFromLookup(env(map[string]string{
+		"AUTH_ENABLE_METRICS": "yes please", "AUTH_DECISION_LOG": "some",
+		"AUTH_DECISION_LOG_SAMPLE": "0", "AUTH_DECISION_AUDIT": "all",
+	}))
+	var ce *ConfigError
+	if !errors.As(err, &ce) || len(ce.Problems) != 4 {
+		t.Fatalf("want 4 problems, got %v", err)
+	}
+	for _, v := range []string{"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG=", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_AUDIT"} {
+		if !strings.Contains(err.Error(), v) {
+			t.Errorf("%v does not name %s", err, v)
+		}
+	}
+	for _, v := range []string{"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_AUDIT"} {
+		if !knownVariable(v) {
+			t.Errorf("%s is not a known variable", v)
+		}
+	}
+}
+
+// notGatherer is a Registerer that cannot be scraped.
+type notGatherer struct{ prometheus.Registerer }
+
+// Metrics register on the host's registerer only when asked, come off it
+// at Close (so a second Open can register again), and GET /metrics needs
+// a Gatherer to serve.
+func TestMetricsRegistration(t *testing.T) {
+	target := storagetest.SQLite(t)
+	reg := prometheus.NewRegistry()
+	az := openTarget(t, target, nil)
+	if az.metrics != nil {
+		t.Fatal("metrics on without a registerer or AUTH_ENABLE_METRICS")
+	}
+	with := func(cfg *Config) { cfg.MetricsRegisterer = reg }
+	a := openTarget(t, target, with)
+	if mfs, _ := reg.Gather(); len(mfs) == 0 {
+		t.Fatal("nothing registered on the host's registry")
+	}
+	cfg := configFor(target)
+	with(&cfg)
+	if b, err := Open(context.Background(), cfg); err == nil {
+		b.Close()
+		t.Fatal("a second Authz registered the same metrics on one registry")
+	}
+	a.Close()
+	b := openTarget(t, target, with) // registers again once a is closed
+	b.Close()
+	if mfs, _ := reg.Gather(); len(mfs) != 0 {
+		t.Errorf("%d families left on the registry after Close", len(mfs))
+	}
+	cfg.MetricsRegisterer = notGatherer{prometheus.NewRegistry()}
+	cfg.EnableMetrics = true
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "Gatherer") {
+		t.Errorf("EnableMetrics with a registerer that cannot gather: %v", err)
+	}
+}
