@@ -72,6 +72,11 @@ type Config struct {
 	// CORSOrigins are the allowed origins; "*" is any origin without
 	// credentials (default "*"). AUTH_CORS_ORIGINS, comma-separated.
 	CORSOrigins []string
+	// Console serves the admin console under <mount>/console/:
+	// ConsoleAuto (the zero value) when admin keys are configured,
+	// ConsoleOn or ConsoleOff. AUTH_ENABLE_CONSOLE (true or false; unset:
+	// auto).
+	Console ConsoleMode
 	// DisableAuditLogging stops recording changes and refusals in the
 	// audit log (recording is on by default). AUTH_ENABLE_AUDIT_LOGGING=false.
 	DisableAuditLogging bool
@@ -344,6 +349,11 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 		c.CORSOrigins = splitList(v)
 	}
 	negated("AUTH_ENABLE_AUDIT_LOGGING", &c.DisableAuditLogging)
+	if v := strings.TrimSpace(getenv("AUTH_ENABLE_CONSOLE")); v != "" {
+		on := false
+		boolean("AUTH_ENABLE_CONSOLE", &on)
+		c.Console = map[bool]ConsoleMode{true: ConsoleOn, false: ConsoleOff}[on]
+	}
 	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
 	str("AUTH_CLIENT_KEY", &c.ClientKey)
 	if v := strings.TrimSpace(getenv("AUTH_CLIENT_KEYS")); v != "" {

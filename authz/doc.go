@@ -36,6 +36,10 @@
 //		log.Fatal(err)
 //	}
 //
+// With admin keys configured, Mount also serves the admin console (package
+// console) under /console/ of the mount: a web page over the same REST API
+// (Config.Console, AUTH_ENABLE_CONSOLE).
+//
 // # Guards
 //
 // Guards protect the host's own routes, checking under the host client

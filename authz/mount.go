@@ -31,6 +31,7 @@ import (
 //   - the sample routes (GET /api/ping, GET /api/test) when their
 //     credentials are configured; otherwise one Info line says how to
 //     enable them;
+//   - the admin console under /console/ (see ConsoleMode);
 //   - OPTIONS on each of these paths when CORS is enabled, for preflights.
 //
 // The host's router is left alone: Mount adds no middleware to it (no
@@ -147,6 +148,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 			})
 		}
 	}
+	if az.ConsoleEnabled() {
+		az.mountConsole(limited, basePath)
+	}
 	st.addPrefix(basePath)
 	return nil
 }
@@ -167,6 +171,9 @@ func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	}
 	if az.cfg.Samples.Enabled() {
 		planned = append(planned, samplePaths...)
+	}
+	if az.ConsoleEnabled() {
+		planned = append(planned, consolePaths...)
 	}
 	param := regexp.MustCompile(`[:*][A-Za-z_]+`)
 	have := map[string]bool{}
@@ -202,9 +209,11 @@ func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
 func restRoutes() []restRoute {
 	var out []restRoute
 	out = append(out, restRoleRoutes()...)
+	out = append(out, restGetRoleRoute())
 	out = append(out, restGrantRoutes()...)
 	out = append(out, restQueryRoutes()...)
 	out = append(out, restInheritRoutes()...)
+	out = append(out, restInheritedByRoute())
 	out = append(out, restScopedMembershipsRoute())
 	return append(out, restAuditRoute())
 }

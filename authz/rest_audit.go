@@ -3,6 +3,7 @@ package authz
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 
 	"github.com/rolegate/rolegate/storage"
@@ -11,8 +12,13 @@ import (
 // DefaultAuditLimit is the page size of GET /api/audit without ?limit.
 const DefaultAuditLimit = 100
 
-// restAuditRoute: GET /api/audit?limit=N&before=<id>, the calling client's
-// own audit records, newest first. A client sees only records under its
+// auditActionPattern is what ?action= of GET /api/audit accepts: empty
+// (every action) or an action's name.
+var auditActionPattern = regexp.MustCompile(`^[a-z_]{0,64}$`)
+
+// restAuditRoute: GET /api/audit?limit=N&before=<id>&action=<action>, the
+// calling client's own audit records, newest first, of one action when
+// action is given. A client sees only records under its
 // own fingerprint; refusals of requests without a valid key belong to no
 // client and are visible to none.
 func restAuditRoute() restRoute {
@@ -38,7 +44,14 @@ func restAuditRoute() restRoute {
 					return 0, "", nil, restRefuse(fmt.Errorf("%w: before must be a record id (a whole number from 1)", errBadRequest))
 				}
 			}
-			recs, err := storage.ListAudit(call.ctx, call.cl.az.db, call.cl.fingerprint, before, limit)
+			action, _, err := restQueryValue(q, "action")
+			if err != nil {
+				return 0, "", nil, restRefuse(err)
+			}
+			if !auditActionPattern.MatchString(action) {
+				return 0, "", nil, restRefuse(fmt.Errorf("%w: action must be an action name such as add_role (lower-case letters and '_', at most 64)", errBadRequest))
+			}
+			recs, err := storage.ListAuditAction(call.ctx, call.cl.az.db, call.cl.fingerprint, action, before, limit)
 			if err != nil {
 				return 0, "", nil, err
 			}

@@ -67,8 +67,18 @@ func InsertAudit(ctx context.Context, db bun.IDB, r AuditRecord) error {
 // ListAudit returns one client's records, newest first, with id below
 // before (0 means from the newest), at most limit.
 func ListAudit(ctx context.Context, db bun.IDB, client string, before int64, limit int) ([]AuditRecord, error) {
+	return ListAuditAction(ctx, db, client, "", before, limit)
+}
+
+// ListAuditAction is ListAudit of the records of one action only ("" for
+// every action).
+func ListAuditAction(ctx context.Context, db bun.IDB, client, action string, before int64, limit int) ([]AuditRecord, error) {
 	q := `SELECT id, at, client, action, resource, outcome, request_id, client_request_id, remote_addr FROM rolegate_audit WHERE client = ?`
 	args := []any{client}
+	if action != "" {
+		q += " AND action = ?"
+		args = append(args, action)
+	}
 	if before > 0 {
 		q += " AND id < ?"
 		args = append(args, before)

@@ -97,6 +97,9 @@ func run(userHeader string) error {
 	}
 	srv := newServer(engine)
 	log.Info("hostapp listening", "addr", "http://"+ln.Addr().String())
+	if az.ConsoleEnabled() {
+		log.Info("admin console", "url", "http://"+ln.Addr().String()+"/console/", "sign_in_with", "an admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS)")
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

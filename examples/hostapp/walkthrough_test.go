@@ -82,6 +82,9 @@ func TestReadmeWalkthrough(t *testing.T) {
 			t.Errorf("%s\n  answered %s, the README says %q", s.command, got, s.want)
 		}
 	}
+	if want := `msg="admin console" url=` + base + "/console/"; !strings.Contains(logs.String(), want) {
+		t.Errorf("hostapp did not log where the console is (%s):\n%s", want, logs.String())
+	}
 }
 
 type step struct{ command, want string }

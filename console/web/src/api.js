@@ -1,0 +1,62 @@
+// The console's only way to the server: rolegate's public REST API, with
+// the client key as a bearer token. The key lives in this tab's
+// sessionStorage, never in a URL or a cookie.
+
+const KEY = 'rolegate.console.key';
+
+// The mount point: the console is served at <mount>/console/, the API at
+// <mount>/api/.
+const base = location.pathname.replace(/console\/.*$/, '');
+
+export const storedKey = () => sessionStorage.getItem(KEY) || '';
+export const storeKey = (k) => sessionStorage.setItem(KEY, k);
+export const forgetKey = () => sessionStorage.removeItem(KEY);
+
+export class APIError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+let onUnauthorized = () => {};
+export const setUnauthorizedHandler = (f) => { onUnauthorized = f; };
+
+// seg escapes a name for one path segment.
+export const seg = encodeURIComponent;
+
+// call sends one request and returns the envelope's data; a failure throws
+// an APIError carrying the envelope's message (and its detail).
+export async function call(method, path, { query, body, key } = {}) {
+  const url = new URL(base + 'api/' + path, location.origin);
+  for (const [k, v] of Object.entries(query || {})) {
+    if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+  }
+  const headers = { Authorization: 'Bearer ' + (key ?? storedKey()), Accept: 'application/json' };
+  const init = { method, headers, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch (e) {
+    throw new APIError(0, 'The server cannot be reached (' + e.message + ')');
+  }
+  let env = null;
+  try {
+    env = await res.json();
+  } catch {
+    // not an envelope
+  }
+  if (!res.ok || !env || env.success !== true) {
+    let msg = env && env.message ? env.message : res.status + ' ' + res.statusText;
+    if (env && env.error && env.error !== env.message) msg += ': ' + env.error;
+    if (res.status === 401 && key === undefined) onUnauthorized(msg);
+    throw new APIError(res.status, msg);
+  }
+  return env.data;
+}
+
+export const get = (path, query) => call('GET', path, { query });

@@ -1,0 +1,109 @@
+// rolegate's admin console: a single page over the public REST API.
+import { render } from 'preact';
+import { call, storedKey, storeKey, forgetKey, setUnauthorizedHandler } from './api.js';
+import { html, useState, useEffect, useRef, Field, ErrorText } from './ui.js';
+import { RolesPage } from './roles.js';
+import { RolePage } from './role.js';
+import { UserPage, MembersPage, UserLookup } from './user.js';
+import { WhoCanPage, AuditPage } from './whocan.js';
+
+// route reads the hash: #/roles, #/role/<name>, #/members, #/user/<name>,
+// #/whocan/<permission>, #/audit.
+function route() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').map((s) => {
+    try { return decodeURIComponent(s); } catch { return ''; }
+  });
+  return { page: parts[0] || 'roles', arg: parts[1] || '' };
+}
+
+const NAV = [['roles', 'Roles'], ['members', 'Members'], ['user', 'Users'], ['whocan', 'Who can'], ['audit', 'Audit log']];
+
+function SignIn({ onIn, reason }) {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState(reason);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      await call('GET', 'roles', { query: { limit: 1 }, key: key.trim() });
+      storeKey(key.trim());
+      onIn();
+    } catch (err) {
+      setError(err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return html`<main class="signin" id="main">
+    <h1>rolegate console</h1>
+    <form onSubmit=${submit}>
+      <${Field} id="client-key" type="password" label="Client key" value=${key} onInput=${setKey} required
+        hint="An admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS). It stays in this tab only and is forgotten when the tab closes." />
+      <button type="submit" disabled=${busy}>Sign in</button>
+    </form>
+    <${ErrorText} text=${error} id="signin-error" />
+  </main>`;
+}
+
+function App() {
+  const [signedIn, setSignedIn] = useState(!!storedKey());
+  const [reason, setReason] = useState('');
+  const [r, setR] = useState(route());
+  const [status, setStatus] = useState('');
+  const h1 = useRef();
+  useEffect(() => {
+    const f = () => { setR(route()); setStatus(''); };
+    addEventListener('hashchange', f);
+    setUnauthorizedHandler((msg) => { forgetKey(); setReason(msg); setSignedIn(false); });
+    return () => removeEventListener('hashchange', f);
+  }, []);
+  useEffect(() => { if (h1.current) h1.current.focus(); }, [r.page, r.arg, signedIn]);
+  if (!signedIn) return html`<${SignIn} reason=${reason} onIn=${() => { setReason(''); setSignedIn(true); }} />`;
+  const go = (h) => { location.hash = h; };
+  const notify = setStatus;
+  let title, page;
+  switch (r.page) {
+    case 'role':
+      title = 'Role ' + r.arg;
+      page = html`<${RolePage} role=${r.arg} notify=${notify} />`;
+      break;
+    case 'members':
+      title = 'Members';
+      page = html`<${MembersPage} go=${go} notify=${notify} />`;
+      break;
+    case 'user':
+      title = r.arg ? 'User ' + r.arg : 'Users';
+      page = r.arg ? html`<${UserPage} user=${r.arg} go=${go} />` : html`<${UserLookup} go=${go} />`;
+      break;
+    case 'whocan':
+      title = r.arg ? 'Who can ' + r.arg : 'Who can';
+      page = html`<${WhoCanPage} name=${r.arg} go=${go} />`;
+      break;
+    case 'audit':
+      title = 'Audit log';
+      page = html`<${AuditPage} />`;
+      break;
+    default:
+      title = 'Roles';
+      page = html`<${RolesPage} notify=${notify} />`;
+  }
+  document.title = title + ' · rolegate console';
+  return html`
+    <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); h1.current && h1.current.focus(); }}>Skip to content</a>
+    <header>
+      <span class="brand">rolegate</span>
+      <nav aria-label="Console">
+        <ul>${NAV.map(([p, label]) => html`<li><a href=${'#/' + p} aria-current=${r.page === p ? 'page' : undefined}>${label}</a></li>`)}</ul>
+      </nav>
+      <button type="button" class="signout" onClick=${() => { forgetKey(); setSignedIn(false); }}>Sign out</button>
+    </header>
+    <main id="main">
+      <h1 tabindex="-1" ref=${h1}>${title}</h1>
+      <p id="status" role="status" aria-live="polite">${status}</p>
+      ${page}
+    </main>`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));

@@ -1,0 +1,118 @@
+// The roles page: list, create, delete with the cascade named.
+import { call, get, seg } from './api.js';
+import { html, useState, useEffect, useRef, usePaged, List, Field, ErrorText, useAction, href, PAGE } from './ui.js';
+
+export function RolesPage({ notify }) {
+  const p = usePaged((after) => get('roles', { limit: PAGE, after }), (r) => r.role, []);
+  const [name, setName] = useState('');
+  const [desc, setDesc] = useState('');
+  const [doomed, setDoomed] = useState('');
+  const opener = useRef(null);
+  // A cancelled dialog gives the focus back to the button that opened it,
+  // once the dialog is gone (while it is open the rest of the page is inert).
+  useEffect(() => {
+    if (!doomed && opener.current && opener.current.isConnected) opener.current.focus();
+  }, [doomed]);
+  const a = useAction();
+  const create = (e) => {
+    e.preventDefault();
+    a.run(async () => {
+      await call('POST', 'role/' + seg(name), { body: desc ? { description: desc } : undefined });
+      notify('Role ' + name + ' created.');
+      setName('');
+      setDesc('');
+      p.reload();
+    });
+  };
+  return html`
+    <section aria-labelledby="new-role-h">
+      <h2 id="new-role-h">New role</h2>
+      <form class="inline" onSubmit=${create}>
+        <${Field} id="new-role" label="Role name" value=${name} onInput=${setName} required />
+        <${Field} id="new-role-desc" label="Description" value=${desc} onInput=${setDesc} />
+        <button type="submit" disabled=${a.busy}>Create role</button>
+      </form>
+      <${ErrorText} text=${a.error} id="new-role-error" />
+    </section>
+    <section aria-labelledby="roles-h">
+      <h2 id="roles-h">Roles</h2>
+      <${List} p=${p} label="Roles" id="roles-list" empty="No roles yet." render=${(r) => html`
+        <li key=${r.role} class="row">
+          <a href=${href('role', r.role)}>${r.role}</a>
+          <span class="desc">${r.description}</span>
+          <button type="button" class="danger" onClick=${(e) => { opener.current = e.currentTarget; setDoomed(r.role); }}
+            aria-label=${'Delete role ' + r.role}>Delete</button>
+        </li>`} />
+    </section>
+    ${doomed && html`<${DeleteRole} role=${doomed} onClose=${(done) => {
+      setDoomed('');
+      if (done) { notify(done); p.reload(); opener.current = null; }
+    }} />`}`;
+}
+
+const SHOW = 100;
+
+// DeleteRole asks before deleting, naming what goes with the role: its
+// grants, its memberships (global and scoped) and its inheritance links,
+// counted by GET /api/role/{role} and named (the first SHOW of each) by the
+// lists.
+export function DeleteRole({ role, onClose }) {
+  const ref = useRef();
+  const [cascade, setCascade] = useState(null);
+  const a = useAction();
+  useEffect(() => {
+    const d = ref.current;
+    d.showModal();
+    const cancel = () => onClose('');
+    d.addEventListener('cancel', cancel);
+    a.run(async () => {
+      const r = 'role/' + seg(role);
+      const [detail, members, perms, parents, children] = await Promise.all([
+        get(r),
+        get('members/' + seg(role), { limit: SHOW }),
+        get('role_permissions/' + seg(role), { limit: SHOW }),
+        get(r + '/inherits', { limit: SHOW }),
+        get(r + '/inherited_by', { limit: SHOW }),
+      ]);
+      setCascade({
+        counts: detail.counts,
+        members: members.map((m) => m.user), perms: perms.map((x) => x.name),
+        parents: parents.map((x) => x.role), children: children.map((x) => x.role),
+      });
+    });
+    return () => d.removeEventListener('cancel', cancel);
+  }, [role]);
+  const del = () => a.run(async () => {
+    const r = await call('DELETE', 'role/' + seg(role));
+    const c = cascade.counts;
+    onClose(r.deleted
+      ? 'Role ' + role + ' deleted, with ' + count(c.members + c.scoped_members, 'membership') + ' and ' + count(c.permissions, 'permission') + '.'
+      : 'Role ' + role + ' was already gone.');
+  });
+  const names = (list, total) => total === 0 ? 'none'
+    : list.join(', ') + (total > list.length ? ' and ' + (total - list.length) + ' more' : '');
+  const c = cascade && cascade.counts;
+  return html`<dialog ref=${ref} aria-labelledby="del-h" aria-describedby="del-what" id="delete-dialog">
+    <h2 id="del-h">Delete role “${role}”?</h2>
+    <${ErrorText} text=${a.error} />
+    ${cascade ? html`<div id="del-what">
+      <p>This also removes, for good:</p>
+      <ul class="cascade">
+        <li><strong>${count(c.members, 'global membership')}</strong>: ${names(cascade.members, c.members)}</li>
+        <li><strong>${count(c.scoped_members, 'membership')} in a scope</strong>${c.scoped_members ? ' (listed on the Members page)' : ''}</li>
+        <li><strong>${count(c.permissions, 'permission')}</strong>: ${names(cascade.perms, c.permissions)}</li>
+        <li><strong>${count(c.parents, 'parent link')}</strong> (it inherits from): ${names(cascade.parents, c.parents)}</li>
+        <li><strong>${count(c.children, 'child link')}</strong> (roles inheriting from it lose what it grants): ${names(cascade.children, c.children)}</li>
+      </ul>
+      <p>Re-creating the role brings none of this back.</p></div>`
+      : html`<p id="del-what" aria-busy="true">Looking up what goes with it…</p>`}
+    <div class="actions">
+      <button type="button" class="danger" id="confirm-delete" onClick=${del} disabled=${!cascade || a.busy}>Delete ${role}</button>
+      <button type="button" onClick=${() => onClose('')}>Cancel</button>
+    </div>
+  </dialog>`;
+}
+
+function count(n, what) {
+  return n + ' ' + what + (n === 1 ? '' : 's');
+}

@@ -1,0 +1,114 @@
+// A user's view: roles, effective permissions and "why"; and the members
+// page: scoped memberships of every scope.
+import { call, get, seg } from './api.js';
+import { html, useState, usePaged, List, Field, ErrorText, useAction, href, pathText, PAGE } from './ui.js';
+
+export function UserLookup({ go, initial }) {
+  const [u, setU] = useState(initial || '');
+  return html`<form class="inline" onSubmit=${(e) => { e.preventDefault(); if (u) go(href('user', u)); }}>
+    <${Field} id="lookup-user" label="User" value=${u} onInput=${setU} required />
+    <button type="submit">Show user</button>
+  </form>`;
+}
+
+// Why answers has_permission with ?explain=true.
+async function why(user, name, scope) {
+  const r = await get('has_permission/' + seg(user) + '/' + seg(name), { scope, explain: 'true' });
+  return r.result ? user + ' can ' + name + ': yes, ' + pathText(r.grant) + '.' : user + ' cannot ' + name + (scope ? ' in scope ' + scope : '') + '.';
+}
+
+export function UserPage({ user, go }) {
+  const [scope, setScope] = useState('');
+  const [shown, setShown] = useState('');
+  const roles = usePaged((after) => get('user_roles/' + seg(user), { limit: PAGE, after, scope: shown }), (x) => x.role, [user, shown]);
+  const perms = usePaged((after) => get('user_permissions/' + seg(user), { limit: PAGE, after, scope: shown }), (x) => x.name, [user, shown]);
+  const [perm, setPerm] = useState('');
+  const [answer, setAnswer] = useState('');
+  const [whys, setWhys] = useState({});
+  const a = useAction();
+  const check = (e) => {
+    e.preventDefault();
+    a.run(async () => setAnswer(await why(user, perm, shown)));
+  };
+  return html`
+    <${UserLookup} go=${go} initial=${user} />
+    <form class="inline" onSubmit=${(e) => { e.preventDefault(); setShown(scope); }}>
+      <${Field} id="user-scope" label="Scope" value=${scope} onInput=${setScope} hint="Empty: global memberships only." />
+      <button type="submit">Apply scope</button>
+    </form>
+    <section aria-labelledby="check-h">
+      <h2 id="check-h">Can ${user} …?</h2>
+      <form class="inline" onSubmit=${check}>
+        <${Field} id="check-perm" label="Permission" value=${perm} onInput=${setPerm} required />
+        <button type="submit" disabled=${a.busy}>Check</button>
+      </form>
+      <${ErrorText} text=${a.error} />
+      <p id="check-result" role="status" class=${answer.includes(': yes') ? 'yes' : 'no'}>${answer}</p>
+    </section>
+    <div class="cols">
+      <section aria-labelledby="uroles-h">
+        <h2 id="uroles-h">Roles${shown ? ' in scope ' + shown : ''}</h2>
+        <${List} p=${roles} label="Roles of the user" id="user-roles" empty="Member of no role." render=${(x) => html`
+          <li key=${x.role} class="row"><a href=${href('role', x.role)}>${x.role}</a></li>`} />
+      </section>
+      <section aria-labelledby="uperms-h">
+        <h2 id="uperms-h">Effective permissions</h2>
+        <${List} p=${perms} label="Effective permissions of the user" id="user-perms" empty="No permissions." render=${(x) => html`
+          <li key=${x.name} class="row wrap"><span class="name">${x.name}</span>
+            <button type="button" aria-label=${'Why can ' + user + ' ' + x.name + '?'}
+              onClick=${async () => {
+                let t;
+                try { t = await why(user, x.name, shown); } catch (e) { t = e.message; }
+                setWhys({ ...whys, [x.name]: t });
+              }}>Why?</button>
+            ${whys[x.name] && html`<span class="why" role="status">${whys[x.name]}</span>`}</li>`} />
+      </section>
+    </div>`;
+}
+
+export function MembersPage({ go, notify }) {
+  const p = usePaged((after) => get('scoped_memberships', { limit: PAGE, after }),
+    (m) => m.scope + '/' + m.user + '/' + m.role, []);
+  const [user, setUser] = useState('');
+  const [role, setRole] = useState('');
+  const [scope, setScope] = useState('');
+  const a = useAction();
+  const add = (e) => {
+    e.preventDefault();
+    a.run(async () => {
+      await call('POST', 'membership/' + seg(user) + '/' + seg(role), { query: { scope } });
+      notify(user + ' is now a member of ' + role + (scope ? ' in scope ' + scope : ' globally') + '.');
+      setUser('');
+      p.reload();
+    });
+  };
+  return html`
+    <section aria-labelledby="addm-h">
+      <h2 id="addm-h">Add a membership</h2>
+      <form class="inline" onSubmit=${add}>
+        <${Field} id="m-user" label="User" value=${user} onInput=${setUser} required />
+        <${Field} id="m-role" label="Role" value=${role} onInput=${setRole} required />
+        <${Field} id="m-scope" label="Scope" value=${scope} onInput=${setScope} hint="Empty: global, in every scope." />
+        <button type="submit" disabled=${a.busy}>Add membership</button>
+      </form>
+      <${ErrorText} text=${a.error} />
+    </section>
+    <section aria-labelledby="lookup-h">
+      <h2 id="lookup-h">A user's roles and permissions</h2>
+      <${UserLookup} go=${go} />
+      <p class="hint">Global members are listed on each role's page.</p>
+    </section>
+    <section aria-labelledby="scoped-h">
+      <h2 id="scoped-h">Memberships in one scope</h2>
+      <${List} p=${p} label="Scoped memberships" id="scoped-list" empty="No scoped memberships." render=${(m) => html`
+        <li key=${m.scope + '/' + m.user + '/' + m.role} class="row">
+          <span class="scope">${m.scope}</span>
+          <span class="grow"><a href=${href('user', m.user)}>${m.user}</a> is a member of <a href=${href('role', m.role)}>${m.role}</a></span>
+          <button type="button" class="danger" aria-label=${'Remove ' + m.user + ' from ' + m.role + ' in scope ' + m.scope}
+            onClick=${() => a.run(async () => {
+              await call('DELETE', 'membership/' + seg(m.user) + '/' + seg(m.role), { query: { scope: m.scope } });
+              notify(m.user + ' is no longer a member of ' + m.role + ' in scope ' + m.scope + '.');
+              p.reload();
+            })}>Remove</button></li>`} />
+    </section>`;
+}
