@@ -161,6 +161,9 @@ func (az *Authz) reencode(ctx context.Context, db bun.IDB, c, prev *cipher.Ciphe
 	if err := setSetting(ctx, db, storage.SettingCipherWriter, writerValue(c, target)); err != nil {
 		return false, err
 	}
+	if err := storage.WaitForWriters(ctx, db); err != nil {
+		return false, err
+	}
 	what := "converting plain and unbound values"
 	if rotating {
 		what = "re-encrypting under the new key (rotation)"

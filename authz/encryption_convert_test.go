@@ -350,3 +350,55 @@ func TestEncryptSwappedCiphertextRefused(t *testing.T) {
 		}
 	})
 }
+
+// A plain write in flight when encryption is turned on (it passed the
+// encryption-state check, not yet committed) is waited for, and its row
+// converted: nothing plain is left behind the pass.
+func TestConversionWaitsForWriteInFlight(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		plainAZ := openTarget(t, target, nil)
+		plain := mustClient(t, plainAZ, key)
+		expect(t, "add_role", true)(plain.AddRole(ctx, "editor", ""))
+		tx, err := plainAZ.db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expect(t, "membership in flight", true)(storage.AddMembership(ctx, tx, plain.scope, plainMarkUser, "editor"))
+		if _, err := storage.RecordChange(ctx, tx, plain.scope, storage.Change{User: plainMarkUser}); err != nil {
+			t.Fatal(err)
+		}
+		opened := make(chan *Authz, 1)
+		go func() {
+			cfg := configFor(target)
+			encrypted(testPassphrase)(&cfg)
+			az, err := Open(ctx, cfg)
+			if err != nil {
+				t.Error(err)
+			}
+			opened <- az
+		}()
+		select {
+		case az := <-opened:
+			if az != nil {
+				az.Close()
+			}
+			t.Fatal("the conversion did not wait for the write in flight")
+		case <-time.After(500 * time.Millisecond):
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		az := <-opened
+		if az == nil {
+			return
+		}
+		defer az.Close()
+		var n int
+		if err := az.db.NewRaw("SELECT count(*) FROM rolegate_memberships WHERE user_name NOT LIKE '/e%'").Scan(ctx, &n); err != nil || n != 0 {
+			t.Fatalf("%d plain memberships left (%v)", n, err)
+		}
+		expect(t, "the converted membership reads", true)(mustClient(t, az, key).HasMembership(ctx, plainMarkUser, "editor"))
+	})
+}

@@ -246,3 +246,22 @@ const SettingCipherWriter = "cipher_writer"
 // writerGuard holds when the store's writer key check value (argument 1:
 // SettingCipherWriter) is the writer's own (argument 2; empty for plain).
 const writerGuard = "COALESCE((SELECT value FROM rolegate_settings WHERE key = ?), '') = ?"
+
+// WaitForWriters returns once every write transaction that recorded a
+// change before it was called has ended. Called after SettingCipherWriter
+// changed, it makes the new value binding: a writer that passed the guard
+// under the old value has committed (so a pass that starts now sees its
+// rows), and every later one meets the new value. On PostgreSQL it takes,
+// and at once releases, a SHARE lock on the change log, which waits for
+// the ROW EXCLUSIVE lock each changing write holds from its change-log
+// insert to its commit. SQLite has one writer at a time, and the setting's
+// own write already waited for it.
+func WaitForWriters(ctx context.Context, db bun.IDB) error {
+	if !IsPostgres(db) {
+		return nil
+	}
+	return Classify(db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.ExecContext(ctx, "LOCK TABLE rolegate_changes IN SHARE MODE")
+		return err
+	}))
+}
