@@ -70,7 +70,8 @@ type ReencodeOptions struct {
 	// Recode re-encodes one value.
 	Recode Recoder
 	// Seal and Unseal encrypt and decrypt the progress marker, which names
-	// the last row done (its key may hold a plain name).
+	// the last row done (its key may hold a plain name); nil stores it as
+	// it is.
 	Seal   func(string) string
 	Unseal func(string) (string, error)
 	// Log receives progress; nil logs nothing.
@@ -98,9 +99,10 @@ type reencodeMarker struct {
 // marker, skipping values that already start with opt.Done; a value whose
 // new form collides with an existing row (a plain name and its encrypted
 // twin, from the mixed mode of earlier versions) is deleted, the twin
-// kept. After the ordered pass, a sweep from the start finds what writers
-// that were in flight when it began may have added behind it; the pass
-// ends when a sweep changes nothing. It returns the rows changed.
+// kept. After the ordered pass, a sweep from the start finds anything
+// added behind it in the old form (the caller has already made such writes
+// fail, see WaitForWriters; the sweep is a second net); the pass ends when
+// a sweep changes nothing. It returns the rows changed.
 //
 // The caller holds the migration lock. db may be a connection (SQLite:
 // with secure_delete on, so that the old values are overwritten).
@@ -111,6 +113,10 @@ func Reencode(ctx context.Context, db bun.IDB, opt ReencodeOptions) (int64, erro
 	logf := opt.Log
 	if logf == nil {
 		logf = func(string, ...any) {}
+	}
+	if opt.Seal == nil || opt.Unseal == nil {
+		opt.Seal = func(s string) string { return s }
+		opt.Unseal = func(s string) (string, error) { return s, nil }
 	}
 	m := reencodeMarker{Task: opt.Task}
 	if v, ok, err := GetSetting(ctx, db, SettingReencodeProgress); err != nil {
