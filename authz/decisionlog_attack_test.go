@@ -88,3 +88,34 @@ func TestDecisionLogHostileNames(t *testing.T) {
 		t.Errorf("an audit resource of %d characters", longest)
 	}
 }
+
+// With encryption on, the decision log and the denial audit name users,
+// permissions and scopes by their stored (encrypted) form: the plaintext
+// of a denied user, the permission and the scope appear nowhere.
+func TestDecisionLogEncrypted(t *testing.T) {
+	buf := &syncBuffer{}
+	h := newMetricsHost(t, storagetest.SQLite(t), func(cfg *Config) {
+		logTo(buf)(cfg)
+		encrypted(testPassphrase)(cfg)
+		cfg.DecisionLog = "all"
+		cfg.DecisionAudit = "denied"
+	})
+	const user = "wombat-user-7e21"
+	if code, _ := h.get(t, "/notes/1", "X-User", user); code != http.StatusForbidden {
+		t.Fatalf("status %d, want 403", code)
+	}
+	h.get(t, "/notes/1", "X-User", "sara")
+	if recs := decisionRecords(t, buf); len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	var audit []string
+	if err := h.az.db.NewRaw("SELECT resource FROM rolegate_audit").Scan(context.Background(), &audit); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String() + strings.Join(audit, "\n")
+	for _, plain := range []string{user, "sara", `"edit"`, "permissions:edit"} {
+		if strings.Contains(text, plain) {
+			t.Errorf("%q in plain text in the decision log or the audit:\n%s", plain, text)
+		}
+	}
+}
