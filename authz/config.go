@@ -104,8 +104,9 @@ type Config struct {
 	// deleted in the background. 0 means the default (90 days, 2160h).
 	// AUTH_AUDIT_RETENTION, a Go duration.
 	AuditRetention time.Duration
-	// AuditMaxRecords bounds the audit records kept; the oldest beyond it
-	// are deleted in the background. 0 means the default (1000000).
+	// AuditMaxRecords bounds the audit records kept; beyond it the oldest
+	// refusals are deleted in the background, then, when no refusal is
+	// left, the oldest changes. 0 means the default (1000000).
 	// AUTH_AUDIT_MAX_RECORDS.
 	AuditMaxRecords int
 	// TrustedProxies are the IP addresses and CIDR ranges of the reverse

@@ -17,47 +17,55 @@ import (
 // sequential scans off: its planner prefers them on a small table).
 func TestAuditActionIndex(t *testing.T) {
 	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
-		ctx := context.Background()
 		const q = `SELECT id FROM rolegate_audit WHERE client = 'c' AND action = 'zzz' ORDER BY id DESC LIMIT 100`
-		var plan []string
-		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			explain := "EXPLAIN QUERY PLAN " + q
-			if storage.IsPostgres(db) {
-				if _, err := tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
-					return err
-				}
-				explain = "EXPLAIN " + q
-			}
-			rows, err := tx.QueryContext(ctx, explain)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			cols, _ := rows.Columns()
-			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					return err
-				}
-				for _, v := range vals {
-					if s, ok := v.(string); ok {
-						plan = append(plan, s)
-					} else if b, ok := v.([]byte); ok {
-						plan = append(plan, string(b))
-					}
-				}
-			}
-			return rows.Err()
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(strings.Join(plan, "\n"), "rolegate_audit_by_client_action") {
-			t.Errorf("the plan does not use rolegate_audit_by_client_action:\n%s", strings.Join(plan, "\n"))
+		if plan := explain(t, db, q); !strings.Contains(plan, "rolegate_audit_by_client_action") {
+			t.Errorf("the plan does not use rolegate_audit_by_client_action:\n%s", plan)
 		}
 	})
+}
+
+// explain is the query plan of q, one line per row and column (on
+// PostgreSQL with sequential scans off: its planner prefers them on the
+// small tables of a test).
+func explain(t *testing.T, db *bun.DB, q string) string {
+	t.Helper()
+	var plan []string
+	err := db.RunInTx(context.Background(), nil, func(ctx context.Context, tx bun.Tx) error {
+		explain := "EXPLAIN QUERY PLAN " + q
+		if storage.IsPostgres(db) {
+			if _, err := tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
+				return err
+			}
+			explain = "EXPLAIN " + q
+		}
+		rows, err := tx.QueryContext(ctx, explain)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				return err
+			}
+			for _, v := range vals {
+				switch v := v.(type) {
+				case string:
+					plan = append(plan, v)
+				case []byte:
+					plan = append(plan, string(v))
+				}
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(plan, "\n")
 }
