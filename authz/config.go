@@ -198,8 +198,8 @@ type Config struct {
 	// above 0 to 1 (the default). AUTH_DECISION_LOG_SAMPLE.
 	DecisionLogSample float64
 	// DecisionLogPerSecond bounds the decision log records written per
-	// second (bursts of twice that): anybody can send requests that a
-	// guard refuses. The excess is counted
+	// second of each outcome (bursts of twice that): anybody can send
+	// requests that a guard refuses. The excess is counted
 	// (rolegate_decision_log_dropped_total, and dropped_before on the next
 	// record) and a warning logged at most every 10 s. Default 100.
 	// AUTH_DECISION_LOG_PER_SECOND.

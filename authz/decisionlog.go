@@ -38,27 +38,33 @@ type decisionLog struct {
 	logDenied, logAllowed bool
 	sample                float64 // share logged; 1 logs every one
 	auditDenied           bool
-	// limit bounds the records written per second: anybody can send
-	// requests a guard refuses (no credentials at all is a 401 decision),
-	// so without it "denied" lets a stranger write one log record per
-	// request. Records over it are counted in dropped (and in
-	// rolegate_decision_log_dropped_total); the next record written says
-	// how many, and a warning is logged at most every 10 s.
-	limit   *rate.Limiter
+	// limit bounds the records written per second, per outcome: anybody
+	// can send requests a guard refuses (no credentials at all is a 401
+	// decision), so without it "denied" lets a stranger write one log
+	// record per request; per outcome, so that a flood of anonymous 401s
+	// cannot crowd out the 403s and 503s. Records over it are counted in
+	// dropped (and in rolegate_decision_log_dropped_total); the next
+	// record of that outcome says how many, and a warning is logged at
+	// most every 10 s.
+	limit   *[middleware.GuardOutcomes]*rate.Limiter
 	warn    *rate.Limiter
-	dropped *atomic.Int64
+	dropped *[middleware.GuardOutcomes]atomic.Int64
 }
 
 func newDecisionLog(cfg Config) decisionLog {
 	mode := strings.ToLower(cfg.DecisionLog)
+	limits := new([middleware.GuardOutcomes]*rate.Limiter)
+	for o := range limits {
+		limits[o] = rate.NewLimiter(rate.Limit(cfg.DecisionLogPerSecond), 2*cfg.DecisionLogPerSecond)
+	}
 	return decisionLog{
 		logDenied:   mode == decisionDenied || mode == decisionAll,
 		logAllowed:  mode == decisionAll,
 		sample:      cfg.DecisionLogSample,
 		auditDenied: strings.ToLower(cfg.DecisionAudit) == decisionDenied,
-		limit:       rate.NewLimiter(rate.Limit(cfg.DecisionLogPerSecond), 2*cfg.DecisionLogPerSecond),
+		limit:       limits,
 		warn:        rate.NewLimiter(rate.Every(10*time.Second), 1),
-		dropped:     new(atomic.Int64),
+		dropped:     new([middleware.GuardOutcomes]atomic.Int64),
 	}
 }
 
@@ -133,20 +139,20 @@ func (o *guardObserver) GuardDecided(c *gin.Context, d middleware.GuardDecision)
 		o.audit(c, d)
 	}
 	if dl.logDenied && (dl.sample >= 1 || rand.Float64() < dl.sample) {
-		if !dl.limit.Allow() {
+		if !dl.limit[d.Outcome].Allow() {
 			o.az.metrics.decisionLogSkipped()
-			if n := dl.dropped.Add(1); dl.warn.Allow() {
+			if n := dl.dropped[d.Outcome].Add(1); dl.warn.Allow() {
 				o.az.log.Warn("decision log: records dropped, over AUTH_DECISION_LOG_PER_SECOND",
-					"dropped", n, "per_second", int(dl.limit.Limit()))
+					"outcome", d.Outcome.String(), "dropped", n, "per_second", int(dl.limit[d.Outcome].Limit()))
 			}
 			return
 		}
-		o.log(c, d, dl.dropped.Swap(0))
+		o.log(c, d, dl.dropped[d.Outcome].Swap(0))
 	}
 }
 
-// log writes one decision record; dropped is how many records the rate
-// bound dropped since the last one. The granting path is looked up only
+// log writes one decision record; dropped is how many records of its
+// outcome the rate bound dropped since the last one. The granting path is looked up only
 // here, for an allowed decision that is logged.
 func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision, dropped int64) {
 	ctx := c.Request.Context()

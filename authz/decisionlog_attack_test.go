@@ -10,13 +10,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"golang.org/x/time/rate"
 
+	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
 // A stranger without credentials gets a 401 decision on every request; with
 // AUTH_DECISION_LOG=denied each one used to be a log record. The log is
-// bounded by AUTH_DECISION_LOG_PER_SECOND: the excess is counted, warned
-// about, and the next record written says how many were dropped.
+// bounded by AUTH_DECISION_LOG_PER_SECOND per outcome: the excess is
+// counted, warned about, and the next record of that outcome says how many
+// were dropped; a flood of 401s leaves the 403s their own budget.
 func TestDecisionLogBounded(t *testing.T) {
 	buf := &syncBuffer{}
 	h := newMetricsHost(t, storagetest.SQLite(t), func(cfg *Config) {
@@ -42,12 +44,18 @@ func TestDecisionLogBounded(t *testing.T) {
 	if !strings.Contains(buf.String(), "over AUTH_DECISION_LOG_PER_SECOND") {
 		t.Errorf("no warning about the dropped records:\n%s", buf)
 	}
-	// With room again, the next record carries the count dropped before it.
-	h.az.decisions.limit.SetLimit(rate.Inf)
+	// The anonymous flood did not use up the budget of 403s.
 	h.get(t, "/notes/1", "X-User", "jack")
 	recs := decisionRecords(t, buf)
+	if last := recs[len(recs)-1]; last["outcome"] != "denied" || last["dropped_before"] != nil {
+		t.Errorf("a 403 after the flood of 401s: last record %v, want the 403's", last)
+	}
+	// With room again, the next 401 record carries the count dropped before it.
+	h.az.decisions.limit[middleware.GuardUnauthenticated].SetLimit(rate.Inf)
+	h.get(t, "/notes/1")
+	recs = decisionRecords(t, buf)
 	last := recs[len(recs)-1]
-	if last["outcome"] != "denied" || last["dropped_before"] != float64(flood-logged) {
+	if last["outcome"] != "unauthenticated" || last["dropped_before"] != float64(flood-logged) {
 		t.Errorf("next record = %v, want dropped_before=%d", last, flood-logged)
 	}
 }
