@@ -3,6 +3,7 @@ package authz
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -67,4 +68,34 @@ func TestRESTNewRoutesIsolation(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A Go client sends "." and ".." as written, so the routes reach those
+// names over a real connection: removing the link to ".." removes the
+// link, not the role (what the README tells console users to do instead).
+func TestRESTDotNamesOverLoopback(t *testing.T) {
+	az, _ := openREST(t, storagetest.SQLite(t), nil)
+	srv := httptest.NewServer(newTestRouter(t, az, ""))
+	t.Cleanup(srv.Close)
+	key := newKey()
+	do := func(method, path string, want int) {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Fatalf("%s %s: %d, want %d", method, path, res.StatusCode, want)
+		}
+	}
+	for _, p := range []string{"/api/role/x", "/api/role/..", "/api/role/.", "/api/role/x/inherits/..", "/api/role/x/inherits/."} {
+		do(http.MethodPost, p, http.StatusCreated)
+	}
+	do(http.MethodDelete, "/api/role/x/inherits/..", http.StatusOK)
+	do(http.MethodDelete, "/api/role/x/inherits/.", http.StatusOK)
+	do(http.MethodGet, "/api/role/x", http.StatusOK)
+	do(http.MethodGet, "/api/role/..", http.StatusOK)
 }
