@@ -109,8 +109,9 @@ type Config struct {
 	// deleted in the background. 0 means the default (90 days, 2160h).
 	// AUTH_AUDIT_RETENTION, a Go duration.
 	AuditRetention time.Duration
-	// AuditMaxRecords bounds the audit records kept; the oldest beyond it
-	// are deleted in the background. 0 means the default (1000000).
+	// AuditMaxRecords bounds the audit records kept; beyond it the oldest
+	// refusals are deleted in the background, then, when no refusal is
+	// left, the oldest changes. 0 means the default (1000000).
 	// AUTH_AUDIT_MAX_RECORDS.
 	AuditMaxRecords int
 	// TrustedProxies are the IP addresses and CIDR ranges of the reverse
@@ -201,6 +202,13 @@ type Config struct {
 	// DecisionLogSample is the share of those decisions logged, from
 	// above 0 to 1 (the default). AUTH_DECISION_LOG_SAMPLE.
 	DecisionLogSample float64
+	// DecisionLogPerSecond bounds the decision log records written per
+	// second of each outcome (bursts of twice that): anybody can send
+	// requests that a guard refuses. The excess is counted
+	// (rolegate_decision_log_dropped_total, and dropped_before on the next
+	// record) and a warning logged at most every 10 s. Default 100.
+	// AUTH_DECISION_LOG_PER_SECOND.
+	DecisionLogPerSecond int
 	// DecisionAudit "denied" also records the guards' 403s in the audit
 	// log, within AuditRefusalsPerSecond; "off" (the default) does not.
 	// AUTH_DECISION_AUDIT.
@@ -224,6 +232,7 @@ func DefaultConfig() Config {
 		CacheMaxUsers:               200_000,
 		MaxClients:                  10_000,
 		RevisionCheckInterval:       time.Second,
+		DecisionLogPerSecond:        100,
 	}
 }
 
@@ -249,6 +258,7 @@ func (c Config) withDefaults() Config {
 	orDefault(&c.auditPruneEvery, defaultAuditPruneEvery)
 	orDefault(&c.DecisionLog, decisionOff)
 	orDefault(&c.DecisionLogSample, 1)
+	orDefault(&c.DecisionLogPerSecond, d.DecisionLogPerSecond)
 	orDefault(&c.DecisionAudit, decisionOff)
 	orDefault(&c.pingCache, time.Second)
 	return c
@@ -355,6 +365,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 		c.Console = map[bool]ConsoleMode{true: ConsoleOn, false: ConsoleOff}[on]
 	}
 	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
+	integer("AUTH_DECISION_LOG_PER_SECOND", &c.DecisionLogPerSecond, 1, 1_000_000)
 	str("AUTH_CLIENT_KEY", &c.ClientKey)
 	if v := strings.TrimSpace(getenv("AUTH_CLIENT_KEYS")); v != "" {
 		c.ClientKeys = splitList(v)
@@ -482,7 +493,7 @@ func (c Config) problems() []error {
 	}
 	errs = append(errs, c.observabilityProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

@@ -131,7 +131,7 @@ func TestAuditActionFilter(t *testing.T) {
 		if d := body["data"].([]any); len(d) != 0 {
 			t.Errorf("unknown action: %v", d)
 		}
-		for _, q := range []string{"action=ADD_ROLE", "action=add_role&action=del_role", "action=" + strings.Repeat("a", 65), "action=a%20b"} {
+		for _, q := range []string{"action=ADD_ROLE", "action=add_role&action=del_role", "action=" + strings.Repeat("a", 65), "action=a%20b", "action=guard%20notes", "action=guard%20/a%0Ab"} {
 			checkEnvelope(t, performRequest(e, http.MethodGet, "/api/audit?"+q, key, nil), http.StatusBadRequest)
 		}
 	})

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
 
 	"github.com/rolegate/rolegate/middleware"
 )
@@ -29,21 +32,39 @@ const (
 	decisionAll    = "all"
 )
 
-// decisionLog is the compiled DecisionLog, DecisionLogSample and
-// DecisionAudit.
+// decisionLog is the compiled DecisionLog, DecisionLogSample,
+// DecisionLogPerSecond and DecisionAudit.
 type decisionLog struct {
 	logDenied, logAllowed bool
 	sample                float64 // share logged; 1 logs every one
 	auditDenied           bool
+	// limit bounds the records written per second, per outcome: anybody
+	// can send requests a guard refuses (no credentials at all is a 401
+	// decision), so without it "denied" lets a stranger write one log
+	// record per request; per outcome, so that a flood of anonymous 401s
+	// cannot crowd out the 403s and 503s. Records over it are counted in
+	// dropped (and in rolegate_decision_log_dropped_total); the next
+	// record of that outcome says how many, and a warning is logged at
+	// most every 10 s.
+	limit   *[middleware.GuardOutcomes]*rate.Limiter
+	warn    *rate.Limiter
+	dropped *[middleware.GuardOutcomes]atomic.Int64
 }
 
 func newDecisionLog(cfg Config) decisionLog {
 	mode := strings.ToLower(cfg.DecisionLog)
+	limits := new([middleware.GuardOutcomes]*rate.Limiter)
+	for o := range limits {
+		limits[o] = rate.NewLimiter(rate.Limit(cfg.DecisionLogPerSecond), 2*cfg.DecisionLogPerSecond)
+	}
 	return decisionLog{
 		logDenied:   mode == decisionDenied || mode == decisionAll,
 		logAllowed:  mode == decisionAll,
 		sample:      cfg.DecisionLogSample,
 		auditDenied: strings.ToLower(cfg.DecisionAudit) == decisionDenied,
+		limit:       limits,
+		warn:        rate.NewLimiter(rate.Every(10*time.Second), 1),
+		dropped:     new([middleware.GuardOutcomes]atomic.Int64),
 	}
 }
 
@@ -118,15 +139,24 @@ func (o *guardObserver) GuardDecided(c *gin.Context, d middleware.GuardDecision)
 		o.audit(c, d)
 	}
 	if dl.logDenied && (dl.sample >= 1 || rand.Float64() < dl.sample) {
-		o.log(c, d)
+		if !dl.limit[d.Outcome].Allow() {
+			o.az.metrics.decisionLogSkipped()
+			if n := dl.dropped[d.Outcome].Add(1); dl.warn.Allow() {
+				o.az.log.Warn("decision log: records dropped, over AUTH_DECISION_LOG_PER_SECOND",
+					"outcome", d.Outcome.String(), "dropped", n, "per_second", int(dl.limit[d.Outcome].Limit()))
+			}
+			return
+		}
+		o.log(c, d, dl.dropped[d.Outcome].Swap(0))
 	}
 }
 
-// log writes one decision record. The granting path is looked up only
+// log writes one decision record; dropped is how many records of its
+// outcome the rate bound dropped since the last one. The granting path is looked up only
 // here, for an allowed decision that is logged.
-func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision) {
+func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision, dropped int64) {
 	ctx := c.Request.Context()
-	attrs := make([]slog.Attr, 0, 10)
+	attrs := make([]slog.Attr, 0, 11)
 	attrs = append(attrs, slog.String("outcome", d.Outcome.String()), slog.String("route", c.FullPath()))
 	if d.User != "" {
 		if u, ok := o.name(d.User); ok {
@@ -152,14 +182,23 @@ func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision) {
 	if id := middleware.ClientRequestID(c); id != "" {
 		attrs = append(attrs, slog.String("client_request_id", id))
 	}
+	if dropped > 0 {
+		attrs = append(attrs, slog.Int64("dropped_before", dropped))
+	}
 	o.az.log.LogAttrs(ctx, slog.LevelInfo, "guard decision", attrs...)
 }
 
 // name is a user or scope name as the log may show it: its audit form
 // (never the plaintext of an encrypted name; the user column's, since a
 // stored form is bound to its column); not at all when encryption is on
-// and the checker is not ours. perm is the same for a permission name.
+// and the checker is not ours. A user or scope can come from the request
+// (a header resolver, a scope from the path or query), so a string that
+// could never be a name is not copied into the log or the audit record:
+// only its length is. perm is the same for a permission name.
 func (o *guardObserver) name(n string) (string, bool) {
+	if !middleware.ValidName(n) {
+		return "(not a valid name: " + strconv.Itoa(len(n)) + " bytes)", true
+	}
 	if o.client != nil {
 		return o.client.scope.AuditUser(n), true
 	}
@@ -167,6 +206,9 @@ func (o *guardObserver) name(n string) (string, bool) {
 }
 
 func (o *guardObserver) perm(n string) (string, bool) {
+	if !middleware.ValidName(n) {
+		return "(not a valid name: " + strconv.Itoa(len(n)) + " bytes)", true
+	}
 	if o.client != nil {
 		return o.client.scope.AuditPermission(n), true
 	}

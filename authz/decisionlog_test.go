@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -150,6 +151,11 @@ func TestDecisionAuditBounded(t *testing.T) {
 		}
 		if rec.Resource != "user:jack permissions:edit" || rec.Outcome != "refused: insufficient permissions" {
 			t.Errorf("record = %+v", rec)
+		}
+		// The host's client finds them in its audit log by their action.
+		code, body := h.get(t, "/api/audit?limit=1000&action="+url.QueryEscape("guard /notes/:id"), "Authorization", "Bearer "+h.key)
+		if code != http.StatusOK || strings.Count(body, `"guard /notes/:id"`) != guard {
+			t.Errorf("GET /api/audit?action=guard /notes/:id: %d, want %d records: %s", code, guard, body)
 		}
 	})
 }

@@ -40,6 +40,7 @@ type meters struct {
 	logins        *prometheus.CounterVec // provider, result
 	auditWritten  prometheus.Counter
 	auditDropped  prometheus.Counter
+	logDropped    prometheus.Counter
 }
 
 // warmSampleMask: one warm check in warmSampleMask+1 is timed (the one
@@ -168,6 +169,8 @@ func newMetrics(reg prometheus.Registerer, serve bool, az *Authz) (*meters, erro
 	m.auditWritten = counter("rolegate_audit_records_total", "Audit records written.")
 	m.auditDropped = counter("rolegate_audit_refusals_dropped_total",
 		"Refused requests not recorded in the audit log because they came faster than AUTH_AUDIT_REFUSALS_PER_SECOND.")
+	m.logDropped = counter("rolegate_decision_log_dropped_total",
+		"Guard decisions chosen for the decision log but not logged because they came faster than AUTH_DECISION_LOG_PER_SECOND.")
 	if own {
 		m.collectors = append(m.collectors,
 			collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -264,6 +267,12 @@ func (m *meters) audited(n int) {
 func (m *meters) auditSkipped() {
 	if m != nil {
 		m.auditDropped.Inc()
+	}
+}
+
+func (m *meters) decisionLogSkipped() {
+	if m != nil {
+		m.logDropped.Inc()
 	}
 }
 

@@ -17,29 +17,31 @@ func TestObservabilityConfig(t *testing.T) {
 	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
 	c, err := ConfigFromLookup(env(map[string]string{
 		"AUTH_ENABLE_METRICS": "true", "AUTH_DECISION_LOG": "denied",
-		"AUTH_DECISION_LOG_SAMPLE": "0.25", "AUTH_DECISION_AUDIT": "denied",
+		"AUTH_DECISION_LOG_SAMPLE": "0.25", "AUTH_DECISION_AUDIT": "denied", "AUTH_DECISION_LOG_PER_SECOND": "7",
 	}))
-	if err != nil || !c.EnableMetrics || c.DecisionLog != "denied" || c.DecisionLogSample != 0.25 || c.DecisionAudit != "denied" {
+	if err != nil || !c.EnableMetrics || c.DecisionLog != "denied" || c.DecisionLogSample != 0.25 || c.DecisionAudit != "denied" ||
+		c.DecisionLogPerSecond != 7 {
 		t.Fatalf("config %+v, %v", c, err)
 	}
 	d := Config{}.withDefaults()
-	if d.EnableMetrics || d.MetricsRegisterer != nil || d.DecisionLog != "off" || d.DecisionLogSample != 1 || d.DecisionAudit != "off" {
+	if d.EnableMetrics || d.MetricsRegisterer != nil || d.DecisionLog != "off" || d.DecisionLogSample != 1 || d.DecisionAudit != "off" ||
+		d.DecisionLogPerSecond != 100 {
 		t.Errorf("defaults: metrics %v, log %q at %v, audit %q", d.EnableMetrics, d.DecisionLog, d.DecisionLogSample, d.DecisionAudit)
 	}
 	_, err = ConfigFromLookup(env(map[string]string{
 		"AUTH_ENABLE_METRICS": "yes please", "AUTH_DECISION_LOG": "some",
-		"AUTH_DECISION_LOG_SAMPLE": "0", "AUTH_DECISION_AUDIT": "all",
+		"AUTH_DECISION_LOG_SAMPLE": "0", "AUTH_DECISION_AUDIT": "all", "AUTH_DECISION_LOG_PER_SECOND": "0",
 	}))
 	var ce *ConfigError
-	if !errors.As(err, &ce) || len(ce.Problems) != 4 {
-		t.Fatalf("want 4 problems, got %v", err)
+	if !errors.As(err, &ce) || len(ce.Problems) != 5 {
+		t.Fatalf("want 5 problems, got %v", err)
 	}
-	for _, v := range []string{"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG=", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_AUDIT"} {
+	for _, v := range []string{"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG=", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_AUDIT", "AUTH_DECISION_LOG_PER_SECOND"} {
 		if !strings.Contains(err.Error(), v) {
 			t.Errorf("%v does not name %s", err, v)
 		}
 	}
-	for _, v := range []string{"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_AUDIT"} {
+	for _, v := range []string{"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_AUDIT", "AUTH_DECISION_LOG_PER_SECOND"} {
 		if !knownVariable(v) {
 			t.Errorf("%s is not a known variable", v)
 		}

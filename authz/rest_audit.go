@@ -13,8 +13,9 @@ import (
 const DefaultAuditLimit = 100
 
 // auditActionPattern is what ?action= of GET /api/audit accepts: empty
-// (every action) or an action's name.
-var auditActionPattern = regexp.MustCompile(`^[a-z_]{0,64}$`)
+// (every action), an action's name, or the action of a guard's denial
+// records (AUTH_DECISION_AUDIT): "guard " and the route template.
+var auditActionPattern = regexp.MustCompile(`^(?:[a-z_]{0,64}|guard /[!-~]{0,255})$`)
 
 // restAuditRoute: GET /api/audit?limit=N&before=<id>&action=<action>, the
 // calling client's own audit records, newest first, of one action when
@@ -49,7 +50,7 @@ func restAuditRoute() restRoute {
 				return 0, "", nil, restRefuse(err)
 			}
 			if !auditActionPattern.MatchString(action) {
-				return 0, "", nil, restRefuse(fmt.Errorf("%w: action must be an action name such as add_role (lower-case letters and '_', at most 64)", errBadRequest))
+				return 0, "", nil, restRefuse(fmt.Errorf("%w: action must be an action name such as add_role (lower-case letters and '_', at most 64) or \"guard \" and a route", errBadRequest))
 			}
 			recs, err := storage.ListAuditAction(call.ctx, call.cl.az.db, call.cl.fingerprint, action, before, limit)
 			if err != nil {

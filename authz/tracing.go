@@ -63,9 +63,15 @@ func newTracing(cfg Config) *tracing {
 }
 
 // user is the rolegate.user attribute, when the host opted in and there
-// is a user.
+// is a user. The user can come straight from the request (the path of a
+// REST request, a header resolver's header) before any name check, so a
+// string that could never be a name is not copied into the span: only its
+// length is.
 func (t *tracing) user(attrs []attribute.KeyValue, user string) []attribute.KeyValue {
 	if t.userNames && user != "" {
+		if !middleware.ValidName(user) {
+			user = "(not a valid name: " + strconv.Itoa(len(user)) + " bytes)"
+		}
 		attrs = append(attrs, attrUser.String(user))
 	}
 	return attrs

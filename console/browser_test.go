@@ -68,6 +68,16 @@ func artifacts(t *testing.T) string {
 // on loopback, with one admin key.
 func newHostApp(t *testing.T) string {
 	t.Helper()
+	return newHostAppWith(t, "/auth", func(r *gin.Engine) {
+		r.UseRawPath = true
+		r.UnescapePathValues = true
+		r.RedirectTrailingSlash = false
+	})
+}
+
+// newHostAppWith is newHostApp with the host's own engine settings.
+func newHostAppWith(t *testing.T, mount string, settings func(*gin.Engine)) string {
+	t.Helper()
 	gin.SetMode(gin.ReleaseMode)
 	cfg := authz.DefaultConfig()
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "auth.sqlite3")
@@ -81,15 +91,13 @@ func newHostApp(t *testing.T) string {
 	}
 	t.Cleanup(func() { az.Close() })
 	r := gin.New()
-	r.UseRawPath = true
-	r.UnescapePathValues = true
-	r.RedirectTrailingSlash = false
-	if err := az.Mount(r.Group("/auth")); err != nil {
+	settings(r)
+	if err := az.Mount(r.Group(mount)); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
-	return srv.URL + "/auth/console/"
+	return srv.URL + mount + "/console/"
 }
 
 // browser starts headless Chromium with a fresh profile and collects what

@@ -6,7 +6,8 @@ const KEY = 'rolegate.console.key';
 
 // The mount point: the console is served at <mount>/console/, the API at
 // <mount>/api/.
-const base = location.pathname.replace(/console\/.*$/, '');
+// Only the last "console/" counts: a mount may itself contain "console/".
+const base = location.pathname.replace(/console\/[^/]*$/, '');
 
 export const storedKey = () => sessionStorage.getItem(KEY) || '';
 export const storeKey = (k) => sessionStorage.setItem(KEY, k);
@@ -28,6 +29,13 @@ export const seg = encodeURIComponent;
 // call sends one request and returns the envelope's data; a failure throws
 // an APIError carrying the envelope's message (and its detail).
 export async function call(method, path, { query, body, key } = {}) {
+  // "." and ".." are valid names, but a URL parser resolves them as path
+  // segments whatever their escaping (".%2E" too): "role/x/inherits/.."
+  // would leave as "role/x/", which a trailing-slash redirect turns into
+  // the role itself. Such a request is never sent.
+  if (path.split('/').some((s) => s === '.' || s === '..')) {
+    throw new APIError(400, 'The names "." and ".." cannot be sent in a URL path from a browser (it would reach another route); use rolegatectl or the REST API');
+  }
   const url = new URL(base + 'api/' + path, location.origin);
   for (const [k, v] of Object.entries(query || {})) {
     if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
