@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"os"
@@ -400,5 +401,54 @@ func TestConversionWaitsForWriteInFlight(t *testing.T) {
 			t.Fatalf("%d plain memberships left (%v)", n, err)
 		}
 		expect(t, "the converted membership reads", true)(mustClient(t, az, key).HasMembership(ctx, plainMarkUser, "editor"))
+	})
+}
+
+// A store from the mixed mode of earlier releases may hold a plain name
+// and its encrypted twin (format 1) in one role: the conversion keeps one.
+func TestConversionCollapsesTwins(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		db := storagetest.OpenTarget(t, target)
+		old, err := cipher.New(testPassphrase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := storage.GetOrInitSetting(ctx, db, settingCipherCheck, func() (string, error) { return old.CheckValue(), nil }); err != nil {
+			t.Fatal(err)
+		}
+		ns := storage.NamespaceOf(key)
+		raw, _ := hex.DecodeString(ns)
+		v1 := old.ForClient(raw)
+		enc := storage.Scope{NS: ns, Users: v1, Permissions: v1}
+		plain := storage.Scope{NS: ns}
+		for _, f := range []func() (bool, error){
+			func() (bool, error) { return storage.AddRole(ctx, db, plain, "editor", "") },
+			func() (bool, error) { return storage.AddPermission(ctx, db, plain, "editor", "edit") },
+			func() (bool, error) { return storage.AddPermission(ctx, db, enc, "editor", "edit") },
+			func() (bool, error) { return storage.AddMembership(ctx, db, plain, "alice", "editor") },
+			func() (bool, error) { return storage.AddMembership(ctx, db, enc, "alice", "editor") },
+			func() (bool, error) { return storage.AddScopedMembership(ctx, db, plain, "eu", "bob", "editor") },
+			func() (bool, error) { return storage.AddScopedMembership(ctx, db, enc, "eu", "bob", "editor") },
+		} {
+			if created, err := f(); err != nil || !created {
+				t.Fatalf("seed: %v %v", created, err)
+			}
+		}
+		db.Close()
+
+		az := openTarget(t, target, encrypted(testPassphrase))
+		c := mustClient(t, az, key)
+		perms, err := c.GetPermissions(ctx, "editor")
+		assertList(t, "permissions", perms, err, "edit")
+		members, err := c.GetRoleMembers(ctx, "editor")
+		assertList(t, "members", members, err, "alice")
+		var n int
+		if err := az.db.NewRaw(`SELECT (SELECT count(*) FROM rolegate_permissions) + (SELECT count(*) FROM rolegate_memberships)
+			+ (SELECT count(*) FROM rolegate_scoped_memberships)`).Scan(ctx, &n); err != nil || n != 3 {
+			t.Fatalf("%d rows after the conversion (%v), want 3: one of each twin", n, err)
+		}
+		expect(t, "scoped bob", true)(c.UserHasPermissionIn(ctx, "eu", "bob", "edit"))
 	})
 }
