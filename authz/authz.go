@@ -33,14 +33,20 @@ type Authz struct {
 	migrated int  // migrations Open applied, for the startup line
 	// listening receives the outcome of the change listener's first
 	// attempt (PostgreSQL only), so Open can say it is live.
-	listening chan error
-	log       *slog.Logger
-	cipher    *cipher.Cipher // nil when encryption is off
-	auditKey  []byte         // keys the client fingerprints in audit records
-	clients   *xsync.MapOf[string, *Client]
-	host      *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login     *loginx.Service
-	resolver  middleware.Resolver
+	listening  chan error
+	log        *slog.Logger
+	cipher     *cipher.Cipher // nil when encryption is off
+	generation int            // the key generation of cipher's values
+	// previous is the key being rotated away from (with the generation of
+	// its values; 0 for format 1), set only while the rotation pass runs:
+	// clients then read values under either key.
+	previous    *cipher.Cipher
+	previousGen int
+	auditKey    []byte // keys the client fingerprints in audit records
+	clients     *xsync.MapOf[string, *Client]
+	host        *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login       *loginx.Service
+	resolver    middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
 	noResolver   bool
@@ -63,14 +69,10 @@ type Authz struct {
 	listenerLive  atomic.Bool   // the change listener is connected (PostgreSQL)
 
 	closed atomic.Bool
-	// encryptedElsewhere: running without encryption, this process saw
-	// another replica turn it on; writes are refused from then on.
-	encryptedElsewhere atomic.Bool
-	keyCheckAtOpen     bool            // running without encryption, the store had a key check value at Open
-	bg                 context.Context // background work; cancelled by Close
-	stop               context.CancelFunc
-	wg                 sync.WaitGroup
-	bgMu               sync.Mutex // orders goBackground against Close
+	bg     context.Context // background work; cancelled by Close
+	stop   context.CancelFunc
+	wg     sync.WaitGroup
+	bgMu   sync.Mutex // orders goBackground against Close
 }
 
 // Open validates cfg, opens and migrates the store, checks the encryption
@@ -186,27 +188,20 @@ func (az *Authz) init(ctx context.Context) error {
 		return fmt.Errorf("authz: %w", err)
 	}
 	az.migrated = n
-	if az.cfg.EnableEncryption {
-		c, err := az.openCipher(ctx)
-		if err != nil {
-			return err
-		}
-		stored, err := storage.GetOrInitSetting(ctx, az.db, "cipher_check", func() (string, error) { return c.CheckValue(), nil })
-		if err != nil {
-			return fmt.Errorf("authz: %w", err)
-		}
-		if !hmac.Equal([]byte(stored), []byte(c.CheckValue())) {
-			return errors.New("authz: AUTH_ENCRYPTION_KEY is not the key this database was encrypted with")
-		}
-		az.cipher = c
-	} else if err := az.refuseEncryptedStore(ctx); err != nil {
-		return err
-	}
+	// Before encryption: a conversion maps audit records' fingerprints
+	// back to namespaces.
 	key, err := storage.GetOrInitSetting(ctx, az.db, "audit_key", randomHex)
 	if err != nil {
 		return fmt.Errorf("authz: %w", err)
 	}
 	az.auditKey = []byte(key)
+	if az.cfg.EnableEncryption {
+		if err := az.initEncryption(ctx); err != nil {
+			return err
+		}
+	} else if err := az.refuseEncryptedStore(ctx); err != nil {
+		return err
+	}
 	if az.cfg.ClientKey != "" {
 		if az.host, err = az.Client(az.cfg.ClientKey); err != nil {
 			return fmt.Errorf("authz: AUTH_CLIENT_KEY: %w", err)
@@ -292,27 +287,18 @@ func (az *Authz) evictClients() {
 }
 
 // refuseEncryptedStore stops a start without encryption on a store that
-// holds encrypted values: reading on would show ciphertexts as names, and
-// new names would be written in plain beside them. A store whose key check
-// value was written but that holds nothing encrypted (encryption was
-// tried, or is being turned on and nothing was written yet) starts.
+// is encrypted (or being converted): reading on would show ciphertexts as
+// names, and its writes would be refused anyway (storage.ErrKeyMismatch).
 func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
-	_, checked, err := storage.GetSetting(ctx, az.db, "cipher_check")
-	if err != nil {
-		return fmt.Errorf("authz: %w", err)
+	for _, key := range []string{settingCipherCheck, storage.SettingCipherWriter} {
+		_, on, err := storage.GetSetting(ctx, az.db, key)
+		if err != nil {
+			return fmt.Errorf("authz: %w", err)
+		}
+		if on {
+			return errors.New("authz: this database is encrypted; set AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
+		}
 	}
-	if !checked {
-		return nil
-	}
-	az.keyCheckAtOpen = true
-	encrypted, err := storage.HasEncryptedValues(ctx, az.db, cipher.Prefix)
-	if err != nil {
-		return fmt.Errorf("authz: %w", err)
-	}
-	if encrypted {
-		return errors.New("authz: this database holds encrypted names; set AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
-	}
-	az.log.Warn("starting without encryption on a store that has an encryption key check value but no encrypted data yet; a replica with encryption on writes encrypted names, after which this one will not start")
 	return nil
 }
 
@@ -320,11 +306,20 @@ func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
 // closing): its cache stops caching, its memo gives back its entries.
 func (c *Client) drop() {
 	c.cache.Close()
-	if m, ok := c.scope.Names.(*memoCodec); ok {
-		m.release()
-		// No revision check follows it any more, so it cannot learn of
-		// plain names written elsewhere: look for both forms from now on.
-		c.plain.pin()
+	for _, codec := range []storage.Codec{c.scope.Users, c.scope.Permissions, c.scope.Descriptions} {
+		if l, ok := codec.(*lazyCodec); ok {
+			if !l.made.Load() {
+				continue
+			}
+			codec = l.get()
+		}
+		switch m := codec.(type) {
+		case *memoCodec:
+			m.release()
+		case rotatingCodec:
+			m.cur.release()
+			m.prev.release()
+		}
 	}
 }
 
@@ -342,15 +337,25 @@ func (az *Authz) newClient(key string) *Client {
 	scope := storage.Scope{NS: ns}
 	if az.cipher != nil {
 		raw, _ := hex.DecodeString(ns)
-		cc := newMemoCodec(az.cipher.ForClient(raw), &az.memos)
-		scope.Names, scope.EncryptDescriptions = cc, az.cfg.EncryptDescriptions
+		codec := func(col cipher.Column) storage.Codec {
+			cur := newMemoCodec(az.cipher.ForColumn(raw, col, az.generation), &az.memos)
+			switch {
+			case az.previous != nil && az.previousGen >= cipher.FirstGeneration:
+				return rotatingCodec{cur, newMemoCodec(az.previous.ForColumn(raw, col, az.previousGen), &az.memos)}
+			case az.previous != nil:
+				return rotatingCodec{cur, newMemoCodec(az.previous.ForClient(raw), &az.memos)}
+			}
+			return cur
+		}
+		scope.Users, scope.Permissions = codec(cipher.ColumnUser), codec(cipher.ColumnPermission)
+		// Descriptions are rarely read or written: their subkeys are
+		// derived on first use (a new handle costs two derivations, not three).
+		scope.Descriptions = &lazyCodec{get: sync.OnceValue(func() storage.Codec { return codec(cipher.ColumnDescription) })}
+		scope.EncryptDescriptions = az.cfg.EncryptDescriptions
+		scope.KeyCheck = writerValue(az.cipher, az.generation)
 	}
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
 	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
-	if az.cipher != nil {
-		c.scope.PlainNames = &c.plain.may
-		c.suspectPlain()
-	}
 	return c
 }
 
@@ -368,4 +373,19 @@ func randomHex() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b[:]), nil
+}
+
+// goBackground runs fn in a goroutine that Close waits for, unless Authz
+// is closed.
+func (az *Authz) goBackground(fn func(ctx context.Context)) {
+	az.bgMu.Lock()
+	defer az.bgMu.Unlock()
+	if az.closed.Load() {
+		return
+	}
+	az.wg.Add(1)
+	go func() {
+		defer az.wg.Done()
+		fn(az.bg)
+	}()
 }

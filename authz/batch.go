@@ -188,18 +188,12 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		for j, i := range pending {
 			grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
 		}
-		created, ok, err := storage.AddGrants(ctx, tx, c.scope, grants)
+		created, err := storage.AddGrants(ctx, tx, c.scope, grants)
 		if err != nil {
 			return &BatchError{Index: pending[0], Op: "add_permission", Err: err}
 		}
 		for j, i := range pending {
-			changed := false
-			if ok {
-				changed = created[j]
-			} else if changed, err = c.runOperation(ctx, tx, ops[i]); err != nil {
-				return &BatchError{Index: i, Op: ops[i].Op, Err: storage.Classify(err)}
-			}
-			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, changed)}
+			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, created[j])}
 		}
 		pending = pending[:0]
 		return nil
@@ -278,7 +272,7 @@ func (c *Client) opResource(op Operation) string {
 	case "add_membership", "del_membership":
 		r := c.memberResource(op.User, op.Role)
 		if op.Scope != "" {
-			r += "@" + c.scope.AuditName(op.Scope)
+			r += "@" + op.Scope
 		}
 		return r
 	case "add_inheritance", "del_inheritance":

@@ -21,9 +21,6 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 	if c.az.closed.Load() {
 		return ErrClosed
 	}
-	if c.az.encryptedElsewhere.Load() {
-		return ErrEncryptionRequired
-	}
 	if c.az.sqliteWriters != nil {
 		c.az.sqliteWriters.Lock()
 		defer c.az.sqliteWriters.Unlock()
@@ -39,7 +36,6 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 				return err
 			}
 			if c.revs.ours(rev) {
-				c.suspectPlain()
 				c.flushCache()
 			}
 			// A batch may add thousands of rows: the open mode's quotas

@@ -145,10 +145,10 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 		t.Fatalf("%d change log entries, want one per change", len(logged))
 	}
 	for _, v := range logged {
-		if v != nil && *v != "" && ca.scope.Names != nil && !cipher.IsEncrypted(*v) {
+		if v != nil && *v != "" && ca.scope.Users != nil && !cipher.IsEncrypted(*v) {
 			t.Fatalf("the change log holds %q in plaintext", *v)
 		}
-		if v != nil && ca.scope.Names == nil && *v != "" && !strings.Contains("sara jack", *v) {
+		if v != nil && ca.scope.Users == nil && *v != "" && !strings.Contains("sara jack", *v) {
 			t.Fatalf("unexpected change log user %q", *v)
 		}
 	}

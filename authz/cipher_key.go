@@ -24,8 +24,7 @@ const (
 // wins, so all agree), and needs a passphrase of cipher.MinPassphraseLen
 // characters. The salt is written before the check value, so a store with
 // a check value and no salt is always a legacy one.
-func (az *Authz) openCipher(ctx context.Context) (*cipher.Cipher, error) {
-	key := az.cfg.EncryptionKey
+func (az *Authz) openCipher(ctx context.Context, key string) (*cipher.Cipher, error) {
 	_, checked, err := storage.GetSetting(ctx, az.db, settingCipherCheck)
 	if err != nil {
 		return nil, fmt.Errorf("authz: %w", err)

@@ -30,7 +30,7 @@ func TestEncryptionLegacyStoreStillOpens(t *testing.T) {
 		}
 		ns := storage.NamespaceOf(key)
 		raw, _ := hex.DecodeString(ns)
-		s := storage.Scope{NS: ns, Names: legacy.ForClient(raw)}
+		s := storage.Scope{NS: ns, Users: legacy.ForClient(raw), Permissions: legacy.ForClient(raw), Descriptions: legacy.ForClient(raw)}
 		for _, f := range []func() (bool, error){
 			func() (bool, error) { return storage.AddRole(ctx, db, s, "editor", "") },
 			func() (bool, error) { return storage.AddPermission(ctx, db, s, "editor", "edit") },
@@ -53,6 +53,12 @@ func TestEncryptionLegacyStoreStillOpens(t *testing.T) {
 		}
 		if _, salted, err := storage.GetSetting(ctx, az.db, settingCipherSalt); err != nil || salted {
 			t.Fatalf("a legacy store was given a salt (%v, %v)", salted, err)
+		}
+		// Its unbound format-1 values were converted to format 2.
+		var left int
+		if err := az.db.NewRaw(`SELECT (SELECT count(*) FROM rolegate_memberships WHERE user_name NOT LIKE '/e2/%')
+			+ (SELECT count(*) FROM rolegate_permissions WHERE name NOT LIKE '/e2/%')`).Scan(ctx, &left); err != nil || left != 0 {
+			t.Fatalf("%d values not converted to format 2 (%v)", left, err)
 		}
 	})
 }

@@ -27,7 +27,6 @@ type Client struct {
 	revs        revisions    // the store revision the cache is known to reflect
 	loading     atomic.Int32 // cache reads from the store running now (see cacheHolds)
 	used        atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
-	plain       plainNames   // with encryption on: whether plain names may be stored
 }
 
 func (c *Client) touch() {
@@ -208,11 +207,11 @@ func (c *Client) Roles(ctx context.Context) ([]Role, error) {
 // grantResource names a grant in the audit log; with encryption on, the
 // permission appears in its stored (encrypted) form, never in plain.
 func (c *Client) grantResource(role, name string) string {
-	return "permission:" + role + "/" + c.scope.AuditName(name)
+	return "permission:" + role + "/" + c.scope.AuditPermission(name)
 }
 
 func (c *Client) memberResource(user, role string) string {
-	return "membership:" + c.scope.AuditName(user) + "/" + role
+	return "membership:" + c.scope.AuditUser(user) + "/" + role
 }
 
 func checkDescription(d string) error {
@@ -226,7 +225,7 @@ func checkDescription(d string) error {
 	}
 	if cipher.IsEncrypted(d) {
 		// It would read as an encrypted value, and fail to decrypt.
-		return fmt.Errorf("%w: description must not start with %s (the mark of encrypted values)", ErrInvalidName, cipher.Prefix)
+		return fmt.Errorf("%w: description must not start with %s or /e<number>/ (the marks of encrypted values)", ErrInvalidName, cipher.Prefix)
 	}
 	return nil
 }

@@ -63,9 +63,6 @@ func (m *memoCodec) Encrypt(plain string) string {
 }
 
 func (m *memoCodec) Decrypt(stored string) (string, error) {
-	if !cipher.IsEncrypted(stored) {
-		return stored, nil
-	}
 	if v, ok := m.dec.Load(stored); ok {
 		return v, nil
 	}
@@ -108,3 +105,19 @@ func (m *memoCodec) release() {
 	m.enc.Clear()
 	m.dec.Clear()
 }
+
+// lazyCodec makes its codec on first use.
+type lazyCodec struct {
+	get  func() storage.Codec
+	made atomic.Bool
+}
+
+func (l *lazyCodec) codec() storage.Codec {
+	if !l.made.Load() {
+		l.made.Store(true)
+	}
+	return l.get()
+}
+
+func (l *lazyCodec) Encrypt(p string) string               { return l.codec().Encrypt(p) }
+func (l *lazyCodec) Decrypt(stored string) (string, error) { return l.codec().Decrypt(stored) }

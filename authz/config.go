@@ -57,6 +57,11 @@ type Config struct {
 	// EncryptionKey is the passphrase the keys derive from; required when
 	// EnableEncryption is on. AUTH_ENCRYPTION_KEY.
 	EncryptionKey string
+	// EncryptionKeyPrevious (AUTH_ENCRYPTION_KEY_PREVIOUS) is the key being
+	// rotated away from: a store still under it is re-encrypted under
+	// EncryptionKey at Open (resumably), after which the key check value
+	// is EncryptionKey's and this setting can go. Empty: no rotation.
+	EncryptionKeyPrevious string
 	// EncryptDescriptions also encrypts role descriptions (false).
 	// AUTH_ENCRYPT_DESCRIPTIONS.
 	EncryptDescriptions bool
@@ -342,6 +347,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	integer("AUTH_JWT_REFRESH_TOKEN_EXPIRE_DAYS", &c.JWTRefreshTokenExpireDays, 1, 3650)
 	boolean("AUTH_ENABLE_ENCRYPTION", &c.EnableEncryption)
 	c.EncryptionKey = getenv("AUTH_ENCRYPTION_KEY")
+	c.EncryptionKeyPrevious = getenv("AUTH_ENCRYPTION_KEY_PREVIOUS")
 	boolean("AUTH_ENCRYPT_DESCRIPTIONS", &c.EncryptDescriptions)
 	negated := func(key string, dst *bool) { // AUTH_ALLOW_CORS=false sets DisableCORS
 		on := !*dst
@@ -441,6 +447,9 @@ func (c Config) problems() []error {
 	}
 	if c.EncryptDescriptions && !c.EnableEncryption {
 		errs = append(errs, errors.New("AUTH_ENCRYPT_DESCRIPTIONS needs AUTH_ENABLE_ENCRYPTION=true"))
+	}
+	if c.EncryptionKeyPrevious != "" && !c.EnableEncryption {
+		errs = append(errs, errors.New("AUTH_ENCRYPTION_KEY_PREVIOUS needs AUTH_ENABLE_ENCRYPTION=true and the new AUTH_ENCRYPTION_KEY"))
 	}
 	switch c.JWTAlgorithm {
 	case "", "HS256", "HS384", "HS512":

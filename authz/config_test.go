@@ -61,19 +61,20 @@ func TestConfigBadSettings(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"bool":                     {map[string]string{"AUTH_ALLOW_CORS": "maybe"}, "AUTH_ALLOW_CORS"},
-		"expiry zero":              {map[string]string{"AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES": "0"}, "AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES"},
-		"interval":                 {map[string]string{"AUTH_REVISION_CHECK_INTERVAL": "soon"}, "AUTH_REVISION_CHECK_INTERVAL"},
-		"database type":            {map[string]string{"AUTH_DATABASE_TYPE": "oracle"}, "AUTH_DATABASE_TYPE"},
-		"encryption without a key": {map[string]string{"AUTH_ENABLE_ENCRYPTION": "true"}, "AUTH_ENCRYPTION_KEY"},
-		"descriptions alone":       {map[string]string{"AUTH_ENCRYPT_DESCRIPTIONS": "true"}, "AUTH_ENCRYPT_DESCRIPTIONS"},
-		"algorithm":                {map[string]string{"AUTH_JWT_ALGORITHM": "RS256"}, "AUTH_JWT_ALGORITHM"},
-		"weak secret":              {map[string]string{"AUTH_JWT_SECRET_KEY": "short"}, "AUTH_JWT_SECRET_KEY"},
-		"weak wrap key":            {map[string]string{"AUTH_JWT_SECRET_WRAP_KEY": "short"}, "AUTH_JWT_SECRET_WRAP_KEY"},
-		"client key":               {map[string]string{"AUTH_CLIENT_KEY": "not-a-uuid"}, "AUTH_CLIENT_KEY"},
-		"origin":                   {map[string]string{"AUTH_CORS_ORIGINS": "example.com"}, "AUTH_CORS_ORIGINS"},
-		"samples half set":         {map[string]string{"AUTH_SAMPLES_USERNAME": "u"}, "AUTH_SAMPLES"},
-		"refusal budget":           {map[string]string{"AUTH_AUDIT_REFUSALS_PER_SECOND": "0"}, "AUTH_AUDIT_REFUSALS_PER_SECOND"},
+		"bool":                            {map[string]string{"AUTH_ALLOW_CORS": "maybe"}, "AUTH_ALLOW_CORS"},
+		"expiry zero":                     {map[string]string{"AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES": "0"}, "AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES"},
+		"interval":                        {map[string]string{"AUTH_REVISION_CHECK_INTERVAL": "soon"}, "AUTH_REVISION_CHECK_INTERVAL"},
+		"database type":                   {map[string]string{"AUTH_DATABASE_TYPE": "oracle"}, "AUTH_DATABASE_TYPE"},
+		"encryption without a key":        {map[string]string{"AUTH_ENABLE_ENCRYPTION": "true"}, "AUTH_ENCRYPTION_KEY"},
+		"previous key without encryption": {map[string]string{"AUTH_ENCRYPTION_KEY_PREVIOUS": "an old passphrase 0123456789"}, "AUTH_ENCRYPTION_KEY_PREVIOUS"},
+		"descriptions alone":              {map[string]string{"AUTH_ENCRYPT_DESCRIPTIONS": "true"}, "AUTH_ENCRYPT_DESCRIPTIONS"},
+		"algorithm":                       {map[string]string{"AUTH_JWT_ALGORITHM": "RS256"}, "AUTH_JWT_ALGORITHM"},
+		"weak secret":                     {map[string]string{"AUTH_JWT_SECRET_KEY": "short"}, "AUTH_JWT_SECRET_KEY"},
+		"weak wrap key":                   {map[string]string{"AUTH_JWT_SECRET_WRAP_KEY": "short"}, "AUTH_JWT_SECRET_WRAP_KEY"},
+		"client key":                      {map[string]string{"AUTH_CLIENT_KEY": "not-a-uuid"}, "AUTH_CLIENT_KEY"},
+		"origin":                          {map[string]string{"AUTH_CORS_ORIGINS": "example.com"}, "AUTH_CORS_ORIGINS"},
+		"samples half set":                {map[string]string{"AUTH_SAMPLES_USERNAME": "u"}, "AUTH_SAMPLES"},
+		"refusal budget":                  {map[string]string{"AUTH_AUDIT_REFUSALS_PER_SECOND": "0"}, "AUTH_AUDIT_REFUSALS_PER_SECOND"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, err := ConfigFromLookup(lookup(tc.env))

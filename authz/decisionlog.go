@@ -188,18 +188,29 @@ func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision, dropped 
 	o.az.log.LogAttrs(ctx, slog.LevelInfo, "guard decision", attrs...)
 }
 
-// name is a user, permission or scope name as the log may show it: its
-// audit form (never the plaintext of an encrypted name); not at all when
-// encryption is on and the checker is not ours. A user or scope can come
-// from the request (a header resolver, a scope from the path or query),
-// so a string that could never be a name is not copied into the log or
-// the audit record: only its length is.
+// name is a user or scope name as the log may show it: its audit form
+// (never the plaintext of an encrypted name; the user column's, since a
+// stored form is bound to its column); not at all when encryption is on
+// and the checker is not ours. A user or scope can come from the request
+// (a header resolver, a scope from the path or query), so a string that
+// could never be a name is not copied into the log or the audit record:
+// only its length is. perm is the same for a permission name.
 func (o *guardObserver) name(n string) (string, bool) {
 	if !middleware.ValidName(n) {
 		return "(not a valid name: " + strconv.Itoa(len(n)) + " bytes)", true
 	}
 	if o.client != nil {
-		return o.client.scope.AuditName(n), true
+		return o.client.scope.AuditUser(n), true
+	}
+	return n, o.az.cipher == nil
+}
+
+func (o *guardObserver) perm(n string) (string, bool) {
+	if !middleware.ValidName(n) {
+		return "(not a valid name: " + strconv.Itoa(len(n)) + " bytes)", true
+	}
+	if o.client != nil {
+		return o.client.scope.AuditPermission(n), true
 	}
 	return n, o.az.cipher == nil
 }
@@ -212,7 +223,7 @@ func (o *guardObserver) required(d middleware.GuardDecision) (kind, names string
 	}
 	out := make([]string, 0, len(d.Names))
 	for _, n := range d.Names {
-		if s, ok := o.name(n); ok {
+		if s, ok := o.perm(n); ok {
 			out = append(out, s)
 		}
 	}
@@ -231,7 +242,7 @@ func (o *guardObserver) paths(ctx context.Context, d middleware.GuardDecision) [
 		if g == nil {
 			continue
 		}
-		perm, _ := o.name(p)
+		perm, _ := o.perm(p)
 		via := g.Membership
 		if g.Scope != "" {
 			s, _ := o.name(g.Scope)

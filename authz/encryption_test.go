@@ -134,8 +134,8 @@ func TestEncryptNoPlaintextAtRest(t *testing.T) {
 		})
 		c := mustClient(t, az, newKey())
 		encryptedWrites(t, c)
-		storedPerm := c.scope.AuditName(secretPerm)
-		if !strings.HasPrefix(storedPerm, cipher.Prefix) {
+		storedPerm := c.scope.AuditPermission(secretPerm)
+		if !strings.HasPrefix(storedPerm, cipher.GenerationPrefix(cipher.FirstGeneration)) {
 			t.Fatalf("stored form %q lacks the encryption prefix", storedPerm)
 		}
 
@@ -209,7 +209,7 @@ func TestEncryptNoPlaintextAtRest(t *testing.T) {
 			}
 			descs := rawStrings(t, az, `SELECT description FROM rolegate_roles`)
 			for _, d := range descs {
-				if !strings.HasPrefix(d, cipher.Prefix) {
+				if !strings.HasPrefix(d, cipher.GenerationPrefix(cipher.FirstGeneration)) {
 					t.Errorf("description %q is not encrypted", d)
 				}
 			}
@@ -322,186 +322,6 @@ func TestEncryptLookups(t *testing.T) {
 	})
 }
 
-// TestEncryptMixedLegacyRows: rows written before encryption was turned on
-// still read; lookups find both forms; lists are deduplicated and sorted;
-// adding what exists in plain reports that it existed; deleting removes
-// the plain row.
-func TestEncryptMixedLegacyRows(t *testing.T) {
-	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
-		ctx := context.Background()
-		key := newKey()
-
-		// Phase 1: encryption off.
-		plain := openTarget(t, target, nil)
-		p := mustClient(t, plain, key)
-		for _, w := range []func() (bool, error){
-			func() (bool, error) { return p.AddRole(ctx, "editor", "legacy editors") },
-			func() (bool, error) { return p.AddRole(ctx, "viewer", "") },
-			func() (bool, error) { return p.AddPermission(ctx, "editor", "perm-a") },
-			func() (bool, error) { return p.AddPermission(ctx, "viewer", "perm-b") },
-			func() (bool, error) { return p.AddMembership(ctx, "alice", "editor") },
-			func() (bool, error) { return p.AddMembership(ctx, "bob", "viewer") },
-		} {
-			if created, err := w(); err != nil || !created {
-				t.Fatalf("legacy write = %v, %v", created, err)
-			}
-		}
-		if err := plain.Close(); err != nil {
-			t.Fatal(err)
-		}
-
-		// Phase 2: the same database, encryption on.
-		az := openTarget(t, target, encrypted(testPassphrase))
-		c := mustClient(t, az, key)
-
-		// Legacy rows read as they are.
-		ok, err := c.HasPermission(ctx, "editor", "perm-a")
-		assertBool(t, "has_permission legacy", ok, err, true)
-		ok, err = c.HasMembership(ctx, "alice", "editor")
-		assertBool(t, "has_membership legacy", ok, err, true)
-		ok, err = c.UserHasPermission(ctx, "alice", "perm-a")
-		assertBool(t, "user_has_permission legacy", ok, err, true)
-		all, err := c.Roles(ctx)
-		if err != nil || !slices.Equal(all, []Role{{"editor", "legacy editors"}, {"viewer", ""}}) {
-			t.Fatalf("roles with a legacy description = %#v, %v", all, err)
-		}
-
-		// Adding what exists in plain: existed, no encrypted twin.
-		created, err := c.AddPermission(ctx, "editor", "perm-a")
-		assertBool(t, "add_permission existing in plain", created, err, false)
-		created, err = c.AddMembership(ctx, "alice", "editor")
-		assertBool(t, "add_membership existing in plain", created, err, false)
-		if got := rawStrings(t, az, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role = 'editor'`, c.scope.NS); !slices.Equal(got, []string{"perm-a"}) {
-			t.Fatalf("editor's stored grants = %q; want the legacy row alone", got)
-		}
-		if got := rawStrings(t, az, `SELECT outcome FROM rolegate_audit WHERE action = 'add_permission' ORDER BY id DESC LIMIT 1`); !slices.Equal(got, []string{"existed"}) {
-			t.Fatalf("audit outcome of the repeated grant = %q; want existed", got)
-		}
-
-		// New writes are encrypted, beside the legacy rows: the same names
-		// now exist in both forms.
-		for _, w := range [][3]string{
-			{"perm", "viewer", "perm-a"}, {"perm", "editor", "perm-c"}, {"perm", "viewer", "perm-0"},
-			{"member", "viewer", "alice"}, {"member", "editor", "carol"}, {"member", "editor", "bob"},
-		} {
-			var created bool
-			var err error
-			if w[0] == "perm" {
-				created, err = c.AddPermission(ctx, w[1], w[2])
-			} else {
-				created, err = c.AddMembership(ctx, w[2], w[1])
-			}
-			assertBool(t, "encrypted "+w[0]+" "+w[1]+" "+w[2], created, err, true)
-		}
-		stored := rawStrings(t, az, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role = 'viewer'`, c.scope.NS)
-		want := []string{c.scope.AuditName("perm-0"), c.scope.AuditName("perm-a"), "perm-b"}
-		sort.Strings(stored)
-		sort.Strings(want)
-		if !slices.Equal(stored, want) {
-			t.Fatalf("viewer's stored grants = %q; want %q (two encrypted, legacy perm-b)", stored, want)
-		}
-
-		// Lookups find both forms; lists are plain, deduplicated, sorted.
-		rs, err := c.WhichRolesCan(ctx, "perm-a") // plain in editor, encrypted in viewer
-		assertList(t, "which_roles_can", rs, err, "editor", "viewer")
-		users, err := c.WhichUsersCan(ctx, "perm-a") // alice twice (plain and encrypted), bob, carol
-		assertList(t, "which_users_can", users, err, "alice", "bob", "carol")
-		perms, err := c.GetUserPermissions(ctx, "alice") // perm-a through both roles
-		assertList(t, "get_user_permissions", perms, err, "perm-0", "perm-a", "perm-b", "perm-c")
-		roles, err := c.GetUserRoles(ctx, "alice")
-		assertList(t, "get_user_roles", roles, err, "editor", "viewer")
-		roles, err = c.GetUserRoles(ctx, "bob") // plain in viewer, encrypted in editor
-		assertList(t, "get_user_roles bob", roles, err, "editor", "viewer")
-		members, err := c.GetRoleMembers(ctx, "editor")
-		assertList(t, "get_role_members", members, err, "alice", "bob", "carol")
-		perms, err = c.GetPermissions(ctx, "viewer")
-		assertList(t, "get_permissions", perms, err, "perm-0", "perm-a", "perm-b")
-		c.cache.InvalidateUser("bob")
-		ok, err = c.UserHasPermission(ctx, "bob", "perm-c")
-		assertBool(t, "user_has_permission through an encrypted membership", ok, err, true)
-
-		// A legacy row and its encrypted twin in the same role (as a
-		// replica still running without encryption could write): one name.
-		if _, err := az.db.NewRaw(`INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, 'editor', ?)`,
-			c.scope.NS, c.scope.AuditName("perm-a")).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := az.db.NewRaw(`INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, 'viewer')`,
-			c.scope.NS, c.scope.AuditName("bob")).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-		perms, err = c.GetPermissions(ctx, "editor")
-		assertList(t, "get_permissions with twins", perms, err, "perm-a", "perm-c")
-		members, err = c.GetRoleMembers(ctx, "viewer")
-		assertList(t, "get_role_members with twins", members, err, "alice", "bob")
-		users, err = c.WhichUsersCan(ctx, "perm-b")
-		assertList(t, "which_users_can with twins", users, err, "alice", "bob")
-
-		// Deleting removes the legacy row (and its twin).
-		deleted, err := c.DelPermission(ctx, "editor", "perm-a")
-		assertBool(t, "del_permission", deleted, err, true)
-		if got := rawStrings(t, az, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role = 'editor'`, c.scope.NS); len(got) != 1 || !cipher.IsEncrypted(got[0]) {
-			t.Fatalf("editor's stored grants after del_permission = %q; want only perm-c, encrypted", got)
-		}
-		deleted, err = c.DelMembership(ctx, "bob", "viewer")
-		assertBool(t, "del_membership", deleted, err, true)
-		deleted, err = c.DelMembership(ctx, "alice", "editor")
-		assertBool(t, "del_membership legacy", deleted, err, true)
-		if got := rawStrings(t, az, `SELECT user_name FROM rolegate_memberships WHERE ns = ? AND user_name IN ('alice', 'bob')`, c.scope.NS); len(got) != 0 {
-			t.Fatalf("legacy memberships left: %q", got)
-		}
-		rs, err = c.WhichRolesCan(ctx, "perm-a")
-		assertList(t, "which_roles_can after del", rs, err, "viewer")
-		ok, err = c.UserHasPermission(ctx, "bob", "perm-b")
-		assertBool(t, "user_has_permission after del_membership", ok, err, false)
-		deleted, err = c.DelRole(ctx, "viewer")
-		assertBool(t, "del_role with mixed rows", deleted, err, true)
-		if n := countRows(t, az, c, "rolegate_permissions"); n != 1 {
-			t.Fatalf("%d grants left; want 1 (editor perm-c)", n)
-		}
-	})
-}
-
-// dumpStore renders every row of every table of the target, for before
-// and after comparisons. It opens the store without migrating.
-func dumpStore(t *testing.T, target storagetest.Target) string {
-	t.Helper()
-	ctx := context.Background()
-	db, err := storage.Open(ctx, target.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	tablesQuery := `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
-	if storage.IsPostgres(db) {
-		tablesQuery = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`
-	}
-	var tables []string
-	if err := db.NewRaw(tablesQuery).Scan(ctx, &tables); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, table := range tables {
-		var rows []map[string]any
-		if err := db.NewRaw("SELECT * FROM "+table).Scan(ctx, &rows); err != nil {
-			t.Fatalf("dump %s: %v", table, err)
-		}
-		lines := make([]string, 0, len(rows))
-		for _, r := range rows {
-			if table == "sqlite_sequence" && r["name"] == "rolegate_migration_locks" {
-				// Open migrates before it checks the key: bun's migrator
-				// takes and releases its lock row, which advances this
-				// counter. Bookkeeping, not data.
-				continue
-			}
-			lines = append(lines, fmt.Sprint(r))
-		}
-		sort.Strings(lines)
-		fmt.Fprintf(&b, "%s (%d rows)\n%s\n", table, len(lines), strings.Join(lines, "\n"))
-	}
-	return b.String()
-}
-
 // TestEncryptWrongKeyRefused: a database written with one key refuses to
 // open with another, with one clear error naming neither key, and is left
 // as it was; encryption on without a key is refused by Validate.
@@ -583,7 +403,7 @@ func TestEncryptTamperedValue(t *testing.T) {
 		// flip changes one character in the middle of the base64 body for
 		// another letter of the alphabet, keeping it well formed.
 		flip := func(v string) string {
-			i := len(cipher.Prefix) + (len(v)-len(cipher.Prefix))/2
+			i := len(cipher.GenerationPrefix(cipher.FirstGeneration)) + (len(v)-len(cipher.GenerationPrefix(cipher.FirstGeneration)))/2
 			r := byte('A')
 			if v[i] == 'A' {
 				r = 'B'
@@ -614,7 +434,7 @@ func TestEncryptTamperedValue(t *testing.T) {
 		}
 
 		// A grant.
-		storedPerm := c.scope.AuditName(secretPerm)
+		storedPerm := c.scope.AuditPermission(secretPerm)
 		update(`UPDATE rolegate_permissions SET name = ? WHERE ns = ? AND name = ?`, flip(storedPerm), c.scope.NS, storedPerm)
 		perms, err := c.GetPermissions(ctx, "editor")
 		wantErr("get_permissions", perms, err, cipher.ErrTampered)
@@ -628,7 +448,7 @@ func TestEncryptTamperedValue(t *testing.T) {
 		}
 
 		// A member's user name.
-		storedUser := c.scope.AuditName(secretUser2)
+		storedUser := c.scope.AuditUser(secretUser2)
 		update(`UPDATE rolegate_memberships SET user_name = ? WHERE ns = ? AND user_name = ?`, flip(storedUser), c.scope.NS, storedUser)
 		users, err := c.WhichUsersCan(ctx, secretPerm2)
 		wantErr("which_users_can", users, err, cipher.ErrTampered)
@@ -648,7 +468,7 @@ func TestEncryptTamperedValue(t *testing.T) {
 		if _, err := other.AddRole(ctx, "r", ""); err != nil {
 			t.Fatal(err)
 		}
-		for _, bad := range []string{cipher.Prefix + "!!not-base64!!", cipher.Prefix + "AAAA", cipher.Prefix} {
+		for _, bad := range []string{cipher.GenerationPrefix(cipher.FirstGeneration) + "!!not-base64!!", cipher.GenerationPrefix(cipher.FirstGeneration) + "AAAA", cipher.GenerationPrefix(cipher.FirstGeneration)} {
 			if _, err := az.db.NewRaw(`DELETE FROM rolegate_permissions WHERE ns = ?`, other.scope.NS).Exec(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -663,7 +483,7 @@ func TestEncryptTamperedValue(t *testing.T) {
 		if _, err := az.db.NewRaw(`DELETE FROM rolegate_permissions WHERE ns = ?`, other.scope.NS).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := az.db.NewRaw(`INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, 'r', ?)`, other.scope.NS, c.scope.AuditName(secretPerm2)).Exec(ctx); err != nil {
+		if _, err := az.db.NewRaw(`INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, 'r', ?)`, other.scope.NS, c.scope.AuditPermission(secretPerm2)).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 		perms, err = other.GetPermissions(ctx, "r")
@@ -713,7 +533,7 @@ func TestEncryptSameNameTwoClients(t *testing.T) {
 				t.Fatalf("%s: stored %q; want two different ciphertexts", col[0], vals)
 			}
 		}
-		if a, b := clients[0].scope.AuditName(secretPerm), clients[1].scope.AuditName(secretPerm); a == b {
+		if a, b := clients[0].scope.AuditPermission(secretPerm), clients[1].scope.AuditPermission(secretPerm); a == b {
 			t.Fatalf("both clients store %q as %q", secretPerm, a)
 		}
 		for i, c := range clients {
@@ -736,13 +556,13 @@ func TestEncryptSameNameTwoClients(t *testing.T) {
 
 		// Deterministic across a restart: the same key and client give the
 		// same stored form, so the existing row is found.
-		want := clients[1].scope.AuditName(secretPerm)
+		want := clients[1].scope.AuditPermission(secretPerm)
 		if err := az.Close(); err != nil {
 			t.Fatal(err)
 		}
 		again := openTarget(t, target, encrypted(testPassphrase))
 		c2 := mustClient(t, again, k2)
-		if got := c2.scope.AuditName(secretPerm); got != want {
+		if got := c2.scope.AuditPermission(secretPerm); got != want {
 			t.Fatalf("stored form after restart = %q; want %q", got, want)
 		}
 		if created, err := c2.AddPermission(ctx, "editor", secretPerm); err != nil || created {
@@ -769,10 +589,10 @@ func TestEncryptOpenDerivesOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := c.scope.Names.Encrypt(secretPerm); !cipher.IsEncrypted(v) {
+		if v := c.scope.Permissions.Encrypt(secretPerm); !cipher.IsEncrypted(v) {
 			t.Fatalf("Encrypt = %q", v)
 		}
-		if _, err := c.scope.Names.Decrypt(c.scope.Names.Encrypt(secretUser)); err != nil {
+		if _, err := c.scope.Permissions.Decrypt(c.scope.Permissions.Encrypt(secretUser)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -781,4 +601,44 @@ func TestEncryptOpenDerivesOnce(t *testing.T) {
 	if clients >= derive {
 		t.Fatalf("100 new clients took %v, more than one derivation (%v): a key is derived per client or per operation", clients, derive)
 	}
+}
+
+// dumpStore renders every row of every table of the target, for before
+// and after comparisons. It opens the store without migrating.
+func dumpStore(t *testing.T, target storagetest.Target) string {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, target.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tablesQuery := `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`
+	if storage.IsPostgres(db) {
+		tablesQuery = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`
+	}
+	var tables []string
+	if err := db.NewRaw(tablesQuery).Scan(ctx, &tables); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, table := range tables {
+		var rows []map[string]any
+		if err := db.NewRaw("SELECT * FROM "+table).Scan(ctx, &rows); err != nil {
+			t.Fatalf("dump %s: %v", table, err)
+		}
+		lines := make([]string, 0, len(rows))
+		for _, r := range rows {
+			if table == "sqlite_sequence" && r["name"] == "rolegate_migration_locks" {
+				// Open migrates before it checks the key: bun's migrator
+				// takes and releases its lock row, which advances this
+				// counter. Bookkeeping, not data.
+				continue
+			}
+			lines = append(lines, fmt.Sprint(r))
+		}
+		sort.Strings(lines)
+		fmt.Fprintf(&b, "%s (%d rows)\n%s\n", table, len(lines), strings.Join(lines, "\n"))
+	}
+	return b.String()
 }

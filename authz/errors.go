@@ -2,7 +2,6 @@ package authz
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -29,9 +28,11 @@ var (
 	ErrCycle = storage.ErrCycle
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
-	// ErrEncryptionRequired: this process runs without encryption, and
-	// another replica has since turned it on for the store. Writes are
-	// refused (HTTP 503) until this one restarts with the key: in plain,
-	// its revokes would miss the encrypted rows. Wraps ErrUnavailable.
-	ErrEncryptionRequired = fmt.Errorf("%w: another replica turned encryption on for this store; restart this one with AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY", ErrUnavailable)
+	// ErrEncryptionRequired: the store's encryption state, read in the
+	// write's own transaction, is not this process's: it runs without
+	// encryption and another replica has since turned it on, or with a key
+	// the store has rotated away from. The write is refused (HTTP 503)
+	// rather than written in plain text or under the wrong key, until this
+	// one restarts with the store's key. Wraps ErrUnavailable.
+	ErrEncryptionRequired = storage.ErrKeyMismatch
 )

@@ -57,7 +57,7 @@ func seedHugeScopedMembers(tb testing.TB, az *Authz, cl *Client, n int) {
 				} else {
 					q.WriteString("(?, ?, 'big')")
 				}
-				args = append(args, cl.scope.NS, cl.scope.AuditName(u))
+				args = append(args, cl.scope.NS, cl.scope.AuditUser(u))
 			}
 			if _, err := az.db.NewRaw(q.String(), args...).Exec(ctx); err != nil {
 				tb.Fatal(err)

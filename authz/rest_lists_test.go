@@ -91,8 +91,9 @@ func TestListQueryWithSemicolonRefused(t *testing.T) {
 
 // TestListsSpanWindows: with windows of three entries every list still
 // answers every entry once, sorted, and limit/after page through it, with
-// encryption off and on (with plain rows from before encryption mixed in,
-// which must not be listed twice).
+// encryption off and on (the plain rows from before encryption converted
+// at Open, then new encrypted names and twins of converted ones, which must
+// not be listed twice).
 func TestListsSpanWindows(t *testing.T) {
 	old := listWindow
 	listWindow = 3
@@ -110,7 +111,7 @@ func TestListsSpanWindows(t *testing.T) {
 						c.EncryptionKey = "a passphrase long enough for any rule 0123456789"
 						c.EncryptDescriptions = true
 					})
-					// Encrypted twins of some plain rows, and new names.
+					// Names that exist already (converted), and new names.
 					cl := mustClient(t, az, key)
 					ctx := context.Background()
 					for _, r := range []string{"r0", "r3", "r7"} {

@@ -12,9 +12,9 @@ func restQueryRoutes() []restRoute {
 	user := []restParam{{"user", "user"}}
 	role := []restParam{{"role", "role"}}
 	perm := []restParam{{"name", "permission"}}
-	userResource := func(call *restCall) string { return "user:" + call.cl.scope.AuditName(call.args[0]) }
+	userResource := func(call *restCall) string { return "user:" + call.cl.scope.AuditUser(call.args[0]) }
 	roleResource := func(call *restCall) string { return "role:" + call.args[0] }
-	permResource := func(call *restCall) string { return "permission:" + call.cl.scope.AuditName(call.args[0]) }
+	permResource := func(call *restCall) string { return "permission:" + call.cl.scope.AuditPermission(call.args[0]) }
 	list := func(path, action string, params []restParam, resource func(*restCall) string,
 		each func(*restCall, *restListWriter) error) restRoute {
 		return restRoute{
@@ -44,7 +44,7 @@ func restQueryRoutes() []restRoute {
 		method: http.MethodGet, path: "/api/has_permission/:user/:name", action: "user_has_permission",
 		params: []restParam{{"user", "user"}, {"name", "permission"}},
 		resource: func(call *restCall) string {
-			return "user:" + call.cl.scope.AuditName(call.args[0]) + "/" + call.cl.scope.AuditName(call.args[1])
+			return "user:" + call.cl.scope.AuditUser(call.args[0]) + "/" + call.cl.scope.AuditPermission(call.args[1])
 		},
 		run: func(call *restCall) (int, string, any, error) {
 			scope, err := restScope(call)

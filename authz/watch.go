@@ -47,7 +47,6 @@ func (az *Authz) pollRevisions(ctx context.Context) {
 			return
 		case <-t.C:
 			az.checkRevisions(ctx, nil)
-			az.checkEncryptionTurnedOn(ctx)
 		}
 	}
 }
@@ -65,11 +64,8 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	az.clients.Range(func(_ string, c *Client) bool {
 		// An empty cache has nothing to keep right, unless an entry is
 		// being built; it is compared once it holds something (a mismatch
-		// then flushes, conservatively). A client that looks for encrypted
-		// names only is compared always: other replicas' changes say when
-		// to stop.
-		if (only == nil || slices.Contains(only, c.scope.NS)) &&
-			(c.cacheHolds() || c.reliesOnNoPlain()) {
+		// then flushes, conservatively).
+		if (only == nil || slices.Contains(only, c.scope.NS)) && c.cacheHolds() {
 			nss = append(nss, c.scope.NS)
 			clients[c.scope.NS] = c
 		}
@@ -102,15 +98,11 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 // according to the change log: the users whose memberships changed, the
 // roles whose grants changed, the roles deleted (with their members);
 // everything when the log names no one. Whatever cannot be
-// read (no list, entries pruned, the store failing) flushes everything,
-// and, with encryption on, counts as plain names possibly written.
+// read (no list, entries pruned, the store failing) flushes everything.
 func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign []int64) {
 	if foreign != nil {
 		ch, err := storage.ChangedUsers(ctx, az.db, c.scope, foreign)
 		if err == nil && ch.Complete {
-			if ch.Plain {
-				c.suspectPlain() // before invalidating: rebuilds look for both forms
-			}
 			if !ch.All {
 				for _, u := range ch.Users {
 					c.dropUser(invalidReplica, u)
@@ -130,27 +122,8 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign 
 			return
 		}
 	}
-	c.suspectPlain()
 	c.flushCache()
 	az.log.Debug("decision cache flushed: changes elsewhere not in the change log", "client", c.fingerprint, "revision", rev)
-}
-
-// checkEncryptionTurnedOn, in a process without encryption, watches for
-// another replica turning it on (a rolling restart with the key): from
-// then on this process refuses writes, since in plain it would write names
-// beside their encrypted twins and its revokes would miss those.
-func (az *Authz) checkEncryptionTurnedOn(ctx context.Context) {
-	if az.cipher != nil || az.keyCheckAtOpen || az.encryptedElsewhere.Load() {
-		// Encrypting; or the value was there at Open, holding nothing
-		// encrypted, and Open warned; or already refusing.
-		return
-	}
-	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if _, on, err := storage.GetSetting(qctx, az.db, "cipher_check"); err == nil && on {
-		az.encryptedElsewhere.Store(true)
-		az.log.Error("another replica turned encryption on for this store: this process now refuses writes; restart it with AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
-	}
 }
 
 func (az *Authz) flushAll(reason string) {

@@ -35,9 +35,6 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	if c.az.closed.Load() {
 		return false, ErrClosed
 	}
-	if c.az.encryptedElsewhere.Load() {
-		return false, ErrEncryptionRequired
-	}
 	if c.az.sqliteWriters != nil {
 		// SQLite has one writer at a time, and a writer that finds the
 		// lock taken polls for it with sleeps of up to 100 ms (its busy
@@ -70,7 +67,6 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			if c.revs.ours(rev) {
 				// The bookkeeping overflowed and skipped revisions nobody
 				// has read the change log of: they may be anything.
-				c.suspectPlain()
 				c.flushCache()
 			}
 			if ch.action[:3] == "add" {

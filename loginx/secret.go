@@ -148,3 +148,28 @@ func openSealed(v string, ss []sealer) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("loginx: the stored session secret is sealed with the %s, which is not configured; configure it again, or delete setting %q to end every session", name, sealedSecretSetting)
 }
+
+// ResealSecret moves the generated session secret sealed under the
+// encryption key from one key to another (a key rotation). A secret sealed
+// otherwise, or none, is left as it is; so is one already under to.
+func ResealSecret(ctx context.Context, db bun.IDB, from, to *cipher.Cipher) error {
+	v, ok, err := storage.GetSetting(ctx, db, sealedSecretSetting)
+	if err != nil || !ok {
+		return err
+	}
+	name, sealed, _ := strings.Cut(v, ":")
+	if name != "encryption-key" {
+		return nil
+	}
+	newCC := to.ForClient(secretNamespace)
+	if _, err := newCC.Decrypt(sealed); err == nil {
+		return nil
+	}
+	p, err := from.ForClient(secretNamespace).Decrypt(sealed)
+	if err != nil {
+		return fmt.Errorf("loginx: the stored session secret does not open with the previous encryption key: %w", err)
+	}
+	_, err = db.NewRaw("UPDATE rolegate_settings SET value = ? WHERE key = ? AND value = ?",
+		name+":"+newCC.Encrypt(p), sealedSecretSetting, v).Exec(ctx)
+	return storage.Classify(err)
+}

@@ -35,7 +35,7 @@ func RoleEffective(ctx context.Context, db bun.IDB, s Scope, role string) (perms
 			sources = append(sources, r.Role)
 		}
 	}
-	if perms, err = s.plainNames(stored); err != nil {
+	if perms, err = plainAll(s.Permissions, stored); err != nil {
 		return nil, nil, err
 	}
 	return sortedUnique(perms), sortedUnique(sources), nil
@@ -47,7 +47,7 @@ func RoleEffective(ctx context.Context, db bun.IDB, s Scope, role string) (perms
 // checks in other scopes (a scope name from a URL) add nothing.
 func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global []string, byScope map[string][]string, err error) {
 	var rows []memberRow
-	forms := bun.List(s.nameForms(user))
+	forms := bun.List(s.userForms(user))
 	err = db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
 		UNION ALL SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?)`,
 		s.NS, forms, s.NS, forms).Scan(ctx, &rows)

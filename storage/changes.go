@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -12,6 +13,7 @@ func init() {
 	AddMigration("20261122000100", "change log", changesUp, changesDown)
 	AddMigration("20261122000200", "change log: plain writers", changesPlainUp, changesPlainDown)
 	AddMigration("20261123091500", "change log: roles changed", changesRoleUp, changesRoleDown)
+	AddMigration("20261125170000", "change log: drop plain writers", changesPlainDown, changesPlainUp)
 }
 
 // role names the role whose grants a write changed (user_name is then
@@ -42,9 +44,9 @@ func changesRoleDown(ctx context.Context, db *bun.DB) error {
 	return nil
 }
 
-// plain marks the entries of writers running without encryption: their
-// names are stored in plain, which a replica with encryption on must then
-// look for too (see Scope.PlainNames).
+// plain marked the entries of writers running without encryption, for
+// the mixed plain/encrypted mode; that mode is gone (a store is converted
+// when encryption is turned on) and migration 20261125170000 drops it.
 func changesPlainUp(ctx context.Context, db *bun.DB) error {
 	_, err := db.ExecContext(ctx, "ALTER TABLE rolegate_changes ADD COLUMN plain BOOLEAN NOT NULL DEFAULT FALSE")
 	return err
@@ -109,7 +111,7 @@ func (c Change) logValue(s Scope) sql.NullString {
 	case c.All, c.Role != "":
 		return sql.NullString{}
 	case c.User != "":
-		return sql.NullString{String: s.storedName(c.User), Valid: true}
+		return sql.NullString{String: s.storedUser(c.User), Valid: true}
 	default:
 		return sql.NullString{Valid: true}
 	}
@@ -119,8 +121,15 @@ func (c Change) logValue(s Scope) sql.NullString {
 // revision, in the caller's transaction. On PostgreSQL the bump, the entry
 // and the NOTIFY are one statement: one round trip while the revision row
 // is locked.
+//
+// It is also where a write checks the store's encryption state, in its own
+// transaction: the entry is only written when the store's writer key check
+// value (SettingCipherWriter; none for a plain store) is s.KeyCheck, and
+// otherwise the write fails with ErrKeyMismatch and rolls back. So a
+// replica still running without the key, once another has turned
+// encryption on, refuses the write (503) instead of writing plain text.
 func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, error) {
-	stored, plain := ch.logValue(s), s.Names == nil
+	stored := ch.logValue(s)
 	role := sql.NullString{String: ch.Role, Valid: ch.Role != "" && !ch.All}
 	deleted := role.Valid && ch.RoleDeleted
 	var rev int64
@@ -129,19 +138,28 @@ func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, e
 				INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
 				ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1
 				RETURNING revision),
-			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, plain, role, role_deleted)
-				SELECT ?, revision, ?, ?, ?, ? FROM r RETURNING revision)
+			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted)
+				SELECT ?, revision, ?, ?, ? FROM r WHERE `+writerGuard+` RETURNING revision)
 			SELECT c.revision FROM c, (SELECT pg_notify(?, ?)) n`,
-			s.NS, s.NS, stored, plain, role, deleted, ChangesChannel, s.NS).Scan(ctx, &rev)
+			s.NS, s.NS, stored, role, deleted, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, ErrKeyMismatch
+		}
 		return rev, Classify(err)
 	}
 	rev, err := BumpRevision(ctx, db, s.NS)
 	if err != nil {
 		return 0, err
 	}
-	_, err = db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, plain, role, role_deleted) VALUES (?, ?, ?, ?, ?, ?)",
-		s.NS, rev, stored, plain, role, deleted).Exec(ctx)
-	return rev, Classify(err)
+	res, err := db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted) SELECT ?, ?, ?, ?, ? WHERE "+writerGuard,
+		s.NS, rev, stored, role, deleted, SettingCipherWriter, s.KeyCheck).Exec(ctx)
+	if err != nil {
+		return 0, Classify(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return 0, ErrKeyMismatch
+	}
+	return rev, nil
 }
 
 // PruneChanges drops the namespace's change log entries older than the
@@ -155,8 +173,7 @@ func PruneChanges(ctx context.Context, db bun.IDB, ns string, rev int64) error {
 // log.
 type Changes struct {
 	// Complete: every revision asked for has an entry. When false, nothing
-	// else here is to be trusted: assume anything changed, and that plain
-	// names may have been written.
+	// else here is to be trusted: assume anything changed.
 	Complete bool
 	// All: some revision may have changed anyone's permissions.
 	All bool
@@ -165,8 +182,6 @@ type Changes struct {
 	Users        []string
 	Roles        []string
 	DeletedRoles []string
-	// Plain: some revision was written by a process without encryption.
-	Plain bool
 }
 
 // ChangedUsers reads what the given revisions of the namespace changed:
@@ -178,11 +193,10 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 	var rows []struct {
 		Revision int64          `bun:"revision"`
 		User     sql.NullString `bun:"user_name"`
-		Plain    bool           `bun:"plain"`
 		Role     sql.NullString `bun:"role"`
 		Deleted  bool           `bun:"role_deleted"`
 	}
-	if err := db.NewRaw("SELECT revision, user_name, plain, role, role_deleted FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
+	if err := db.NewRaw("SELECT revision, user_name, role, role_deleted FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
 		s.NS, bun.List(revs)).Scan(ctx, &rows); err != nil {
 		return Changes{}, Classify(err)
 	}
@@ -191,7 +205,6 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 	}
 	ch := Changes{Complete: true}
 	for _, r := range rows {
-		ch.Plain = ch.Plain || r.Plain
 		if !r.User.Valid && r.Role.Valid && r.Role.String != "" {
 			if r.Deleted {
 				ch.DeletedRoles = append(ch.DeletedRoles, r.Role.String)
@@ -207,11 +220,11 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 		if r.User.String == "" {
 			continue // changed no one's permissions
 		}
-		u, err := s.plainName(r.User.String)
+		u, err := s.plainUser(r.User.String)
 		if err != nil || strings.Contains(u, "/") {
-			// Unreadable (tampered, or encrypted by a replica with
-			// encryption on while this one has it off: no valid name holds
-			// a '/'): whoever it was, assume anyone.
+			// Unreadable (tampered, or encrypted while this process has
+			// encryption off: no valid name holds a '/'): whoever it was,
+			// assume anyone.
 			ch.All = true
 			continue
 		}
@@ -221,4 +234,34 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 		ch.Users, ch.Roles, ch.DeletedRoles = nil, nil, nil
 	}
 	return ch, nil
+}
+
+// SettingCipherWriter is the rolegate_settings key of the writer key check
+// value: the key check value of the key every write must be made under
+// (absent: the store is plain). Opening with encryption sets it before
+// converting or re-encrypting anything, so from then on writers without
+// that key are refused (see RecordChange).
+const SettingCipherWriter = "cipher_writer"
+
+// writerGuard holds when the store's writer key check value (argument 1:
+// SettingCipherWriter) is the writer's own (argument 2; empty for plain).
+const writerGuard = "COALESCE((SELECT value FROM rolegate_settings WHERE key = ?), '') = ?"
+
+// WaitForWriters returns once every write transaction that recorded a
+// change before it was called has ended. Called after SettingCipherWriter
+// changed, it makes the new value binding: a writer that passed the guard
+// under the old value has committed (so a pass that starts now sees its
+// rows), and every later one meets the new value. On PostgreSQL it takes,
+// and at once releases, a SHARE lock on the change log, which waits for
+// the ROW EXCLUSIVE lock each changing write holds from its change-log
+// insert to its commit. SQLite has one writer at a time, and the setting's
+// own write already waited for it.
+func WaitForWriters(ctx context.Context, db bun.IDB) error {
+	if !IsPostgres(db) {
+		return nil
+	}
+	return Classify(db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.ExecContext(ctx, "LOCK TABLE rolegate_changes IN SHARE MODE")
+		return err
+	}))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -20,6 +21,12 @@ var (
 	// ErrRoleNotFound means the role named by a grant, a membership or a
 	// listing does not exist in the client's namespace.
 	ErrRoleNotFound = errors.New("role not found")
+	// ErrKeyMismatch: a write found that the store's encryption state (the
+	// writer key check value in rolegate_settings) is not this process's:
+	// it runs without encryption on an encrypted store, or with a key the
+	// store is no longer (or not yet) written under. The write is rolled
+	// back; it wraps ErrUnavailable (HTTP 503).
+	ErrKeyMismatch = fmt.Errorf("%w: the store's encryption key is not this process's (encryption was turned on, or the key rotated, elsewhere); restart with the store's AUTH_ENABLE_ENCRYPTION and AUTH_ENCRYPTION_KEY", ErrUnavailable)
 )
 
 type unavailableError struct{ cause error }

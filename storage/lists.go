@@ -83,14 +83,14 @@ func EachRole(ctx context.Context, db bun.IDB, s Scope, w ListWindow, fn func([]
 // window, sorted.
 func EachUserRole(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
 	return eachPlain(ctx, db, w, "role", "rolegate_memberships WHERE ns = ? AND user_name IN (?)",
-		[]any{s.NS, bun.List(s.nameForms(user))}, fn)
+		[]any{s.NS, bun.List(s.userForms(user))}, fn)
 }
 
 // EachWhichRoleCan calls fn with the roles that hold the permission,
 // granted or inherited, window by window, sorted.
 func EachWhichRoleCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
 	return eachPlain(ctx, db, w, "role", "(WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d) x WHERE 1 = 1",
-		[]any{s.NS, bun.List(s.nameForms(name)), s.NS}, fn)
+		[]any{s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
 // EachRolePermission calls fn with a role's permissions, window by window,
@@ -99,7 +99,7 @@ func EachRolePermission(ctx context.Context, db bun.IDB, s Scope, role string, w
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
-	return eachStored(ctx, db, s, w, "name", "rolegate_permissions WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
+	return eachStored(ctx, db, s.Permissions, w, "name", "rolegate_permissions WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
 }
 
 // EachRoleMember calls fn with a role's members, window by window, sorted;
@@ -108,26 +108,26 @@ func EachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w Lis
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
-	return eachStored(ctx, db, s, w, "user_name", "rolegate_memberships WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
+	return eachStored(ctx, db, s.Users, w, "user_name", "rolegate_memberships WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
 }
 
 // EachWhichUserCan calls fn with the users that hold the permission through
 // any global membership (granted to the role or inherited by it), window
 // by window, sorted.
 func EachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
-	return eachStored(ctx, db, s, w, "m.user_name", `rolegate_memberships m
+	return eachStored(ctx, db, s.Users, w, "m.user_name", `rolegate_memberships m
 		WHERE m.ns = ? AND m.role IN (WITH RECURSIVE `+descendantsCTE+` SELECT role FROM d)`,
-		[]any{s.NS, s.NS, bun.List(s.nameForms(name)), s.NS}, fn)
+		[]any{s.NS, s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
 // EachUserPermission calls fn with the permissions the user holds through
 // any global membership, inherited ones included, window by window, sorted.
 func EachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
-	return eachStored(ctx, db, s, w, "p.name", `rolegate_permissions p
+	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE m(role) AS (
 			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)),
 			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r)`,
-		[]any{s.NS, s.NS, bun.List(s.nameForms(user)), s.NS}, fn)
+		[]any{s.NS, s.NS, bun.List(s.userForms(user)), s.NS}, fn)
 }
 
 // byteOrder is the collation that orders and compares text in Go's byte
@@ -245,8 +245,8 @@ func eachPlain(ctx context.Context, db bun.IDB, w ListWindow, col, from string, 
 // length of the list, at the price of one pass per window (a list of
 // 100,000 encrypted names with the default window is 100 passes; lists
 // shorter than a window, the common case, take one).
-func eachStored(ctx context.Context, db bun.IDB, s Scope, w ListWindow, col, from string, args []any, fn func([]string) error) error {
-	if s.Names == nil {
+func eachStored(ctx context.Context, db bun.IDB, c Codec, w ListWindow, col, from string, args []any, fn func([]string) error) error {
+	if c == nil {
 		return eachPlain(ctx, db, w, col, from, args, fn)
 	}
 	after, sent := w.After, 0
@@ -256,7 +256,7 @@ func eachStored(ctx context.Context, db bun.IDB, s Scope, w ListWindow, col, fro
 		if n <= 0 {
 			return nil
 		}
-		page, more, err := smallestAfter(ctx, db, s, q, args, after, n)
+		page, more, err := smallestAfter(ctx, db, c, q, args, after, n)
 		if err != nil {
 			return err
 		}
@@ -274,7 +274,7 @@ func eachStored(ctx context.Context, db bun.IDB, s Scope, w ListWindow, col, fro
 
 // smallestAfter reads every row of q and returns the n smallest distinct
 // plain names greater than after, sorted, and whether there are more.
-func smallestAfter(ctx context.Context, db bun.IDB, s Scope, q string, args []any, after string, n int) ([]string, bool, error) {
+func smallestAfter(ctx context.Context, db bun.IDB, c Codec, q string, args []any, after string, n int) ([]string, bool, error) {
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, false, Classify(err)
@@ -286,7 +286,7 @@ func smallestAfter(ctx context.Context, db bun.IDB, s Scope, q string, args []an
 			rows.Close()
 			return nil, false, Classify(err)
 		}
-		p, err := s.plainName(stored)
+		p, err := plain(c, stored)
 		if err != nil {
 			rows.Close()
 			return nil, false, err

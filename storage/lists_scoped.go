@@ -30,7 +30,7 @@ func EachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
-	return eachStored(ctx, db, s, w, "p.name", `rolegate_permissions p
+	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+
 		` SELECT role FROM r)`, []any{s.NS, role, s.NS}, fn)
 }
@@ -39,8 +39,8 @@ func EachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role 
 // scope (through global memberships and those in scope, inherited ones
 // included), window by window, sorted.
 func EachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]string) error) error {
-	forms := bun.List(s.nameForms(user))
-	return eachStored(ctx, db, s, w, "p.name", `rolegate_permissions p
+	forms := bun.List(s.userForms(user))
+	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE m(role) AS (
 			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
 			UNION SELECT role FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)),
@@ -55,7 +55,7 @@ func EachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user 
 // entries), so the next page, read with After set to the last role, loses
 // nothing.
 func EachUserRoleIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]Member) error) error {
-	forms := bun.List(s.nameForms(user))
+	forms := bun.List(s.userForms(user))
 	return eachMember(ctx, db, s, w, false, false,
 		`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
 		UNION SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)`,
@@ -84,7 +84,7 @@ func EachWhichUserCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name st
 		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
 		UNION SELECT user_name, scope FROM rolegate_scoped_memberships
 			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d)`,
-		[]any{s.NS, bun.List(s.nameForms(name)), s.NS, s.NS, s.NS, scope}, fn)
+		[]any{s.NS, bun.List(s.permForms(name)), s.NS, s.NS, s.NS, scope}, fn)
 }
 
 // memberCursor is where the next window starts: after (name, scope), or,
@@ -108,7 +108,7 @@ func (c memberCursor) before(m Member) bool {
 func eachMember(ctx context.Context, db bun.IDB, s Scope, w ListWindow, stored, onePerName bool, union string,
 	args []any, fn func([]Member) error) error {
 	read := func(cur memberCursor, n int) ([]Member, bool, error) {
-		if stored && s.Names != nil {
+		if stored && s.encrypted() {
 			return smallestMembersAfter(ctx, db, s, "SELECT name, scope FROM ("+union+") x", args, cur, n, onePerName)
 		}
 		page, err := plainMembersAfter(ctx, db, union, args, cur, n, onePerName)
@@ -203,7 +203,7 @@ func smallestMembersAfter(ctx context.Context, db bun.IDB, s Scope, q string, ar
 			rows.Close()
 			return nil, false, Classify(err)
 		}
-		if m.Name, err = s.plainName(m.Name); err != nil {
+		if m.Name, err = s.plainUser(m.Name); err != nil {
 			rows.Close()
 			return nil, false, err
 		}

@@ -43,7 +43,7 @@ func checkEachScoped(t *testing.T, db *bun.DB, c *cipher.Cipher, mode string) {
 	names := []string{"b", "B", "a", "Z", "é", "e", "ä", "日", "e-1", "e1"}
 	for _, s := range []storage.Scope{
 		{NS: storage.NamespaceOf("splain" + mode)},
-		{NS: storage.NamespaceOf("senc" + mode), Names: c.ForClient([]byte("senc" + mode))},
+		{NS: storage.NamespaceOf("senc" + mode), Users: c.ForColumn([]byte("senc"+mode), cipher.ColumnUser, 2), Permissions: c.ForColumn([]byte("senc"+mode), cipher.ColumnPermission, 2)},
 	} {
 		must := func(_ bool, err error) {
 			t.Helper()

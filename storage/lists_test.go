@@ -50,7 +50,7 @@ func checkEachLists(t *testing.T, db *bun.DB, c *cipher.Cipher, names []string, 
 	{
 		for _, s := range []storage.Scope{
 			{NS: storage.NamespaceOf("plain" + mode)},
-			{NS: storage.NamespaceOf("enc" + mode), Names: c.ForClient([]byte("enc"))},
+			{NS: storage.NamespaceOf("enc" + mode), Users: c.ForColumn([]byte("enc"), cipher.ColumnUser, 2), Permissions: c.ForColumn([]byte("enc"), cipher.ColumnPermission, 2)},
 		} {
 			for _, n := range names {
 				if _, err := storage.AddRole(ctx, db, s, n, "d"+n); err != nil {

@@ -155,3 +155,98 @@ func migratePostgres(ctx context.Context, db *bun.DB, m *migrate.Migrator) (int,
 	}
 	return applied(m.Migrate(ctx))
 }
+
+// WithMigrationLock runs fn while holding the migration lock (the one
+// Migrate takes), waiting for it up to a minute like Migrate does. On
+// SQLite fn gets a connection of its own with secure_delete on, so that
+// values it overwrites or deletes do not linger in free space; afterwards
+// the file is vacuumed and the WAL checkpointed and truncated, so that no
+// old value remains in the database, -wal or -shm files. On PostgreSQL fn
+// gets db; clean lists the tables fn rewrote, which are then rebuilt with
+// VACUUM (FULL), so that their old row versions leave the relation files.
+func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(ctx context.Context, db bun.IDB) (bool, error)) error {
+	if IsPostgres(db) {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			return Classify(err)
+		}
+		defer conn.Close()
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			var locked bool
+			if err := conn.NewRaw("SELECT pg_try_advisory_lock("+migrationLockKey+")").Scan(ctx, &locked); err != nil {
+				return Classify(err)
+			}
+			if locked {
+				break
+			}
+			if time.Now().After(deadline) {
+				return errors.New("storage: the migration lock stayed held for a minute: another replica is still migrating or re-encrypting this database")
+			}
+			select {
+			case <-ctx.Done():
+				return Classify(ctx.Err())
+			case <-time.After(time.Duration(50+rand.IntN(100)) * time.Millisecond):
+			}
+		}
+		defer func() {
+			uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if _, err := conn.ExecContext(uctx, "SELECT pg_advisory_unlock("+migrationLockKey+")"); err != nil {
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+		changed, err := fn(ctx, db)
+		if err != nil || !changed {
+			return err
+		}
+		for _, t := range clean {
+			if _, err := db.ExecContext(ctx, "VACUUM (FULL) "+t); err != nil {
+				return Classify(err)
+			}
+		}
+		return nil
+	}
+	m := migrate.NewMigrator(db, migrations,
+		migrate.WithTableName(migrationsTable),
+		migrate.WithLocksTableName(migrationLocksTable))
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		err := m.Lock(ctx)
+		if err == nil {
+			break
+		}
+		if !isUniqueViolation(err) || time.Now().After(deadline) {
+			return fmt.Errorf("storage: migration lock: %w", Classify(err))
+		}
+		select {
+		case <-ctx.Done():
+			return Classify(ctx.Err())
+		case <-time.After(time.Duration(50+rand.IntN(100)) * time.Millisecond):
+		}
+	}
+	defer func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = m.Unlock(uctx)
+	}()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return Classify(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+		return Classify(err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF")
+	changed, err := fn(ctx, conn)
+	if err != nil || !changed {
+		return err
+	}
+	for _, q := range []string{"VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return Classify(err)
+		}
+	}
+	return nil
+}

@@ -18,21 +18,15 @@ const grantRowsPerInsert = 1000
 // exist in its transaction, a thousand per statement instead of two round
 // trips each (AddPermission checks the role first). created[i] reports
 // whether grants[i] was new; a grant given twice is new the first time
-// only. ok is false, and nothing is done, while the scope may hold plain
-// names (their duplicate check needs AddPermission's form): call
-// AddPermission for each then. A role deleted meanwhile fails the insert
-// with ErrRoleNotFound.
-func AddGrants(ctx context.Context, db bun.IDB, s Scope, grants []Grant) (created []bool, ok bool, err error) {
-	if s.mayHoldPlain() {
-		return nil, false, nil
-	}
+// only. A role deleted meanwhile fails the insert with ErrRoleNotFound.
+func AddGrants(ctx context.Context, db bun.IDB, s Scope, grants []Grant) (created []bool, err error) {
 	created = make([]bool, len(grants))
 	type key struct{ role, stored string }
 	first := make(map[key]int, len(grants))
 	keys := make([]key, len(grants))
 	var todo []int // first occurrences, in order
 	for i, g := range grants {
-		k := key{g.Role, s.storedName(g.Name)}
+		k := key{g.Role, s.storedPerm(g.Name)}
 		keys[i] = k
 		if _, dup := first[k]; !dup {
 			first[k] = i
@@ -58,9 +52,9 @@ func AddGrants(ctx context.Context, db bun.IDB, s Scope, grants []Grant) (create
 		}
 		if err := db.NewRaw(q.String(), args...).Scan(ctx, &rows); err != nil {
 			if isForeignKeyViolation(err) {
-				return nil, true, ErrRoleNotFound
+				return nil, ErrRoleNotFound
 			}
-			return nil, true, Classify(err)
+			return nil, Classify(err)
 		}
 		for _, r := range rows {
 			if i, found := first[key{r.Role, r.Name}]; found {
@@ -69,5 +63,5 @@ func AddGrants(ctx context.Context, db bun.IDB, s Scope, grants []Grant) (create
 		}
 		todo = todo[n:]
 	}
-	return created, true, nil
+	return created, nil
 }

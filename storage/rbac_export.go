@@ -43,7 +43,7 @@ func AllScopedMemberships(ctx context.Context, db bun.IDB, s Scope) ([]ScopedMem
 		return nil, Classify(err)
 	}
 	for i := range out {
-		u, err := s.plainName(out[i].User)
+		u, err := s.plainUser(out[i].User)
 		if err != nil {
 			return nil, err
 		}

@@ -17,34 +17,23 @@ func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.mayHoldPlain() {
-		// A plaintext grant (written before encryption, or by a replica
-		// without it) counts as the same grant; checked in the insert
-		// itself, which saves a round trip.
-		res, err := db.NewRaw(`INSERT INTO rolegate_permissions (ns, role, name)
-			SELECT ?, ?, ? WHERE NOT EXISTS (
-				SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role = ? AND name = ?)
-			ON CONFLICT (ns, role, name) DO NOTHING`,
-			s.NS, role, s.storedName(name), s.NS, role, name).Exec(ctx)
-		return affected(res, err)
-	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, ?, ?) ON CONFLICT (ns, role, name) DO NOTHING",
-		s.NS, role, s.storedName(name)).Exec(ctx)
+		s.NS, role, s.storedPerm(name)).Exec(ctx)
 	return affected(res, err)
 }
 
 // DeletePermission revokes a permission from a role.
 func DeletePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (deleted bool, err error) {
 	res, err := db.NewRaw("DELETE FROM rolegate_permissions WHERE ns = ? AND role = ? AND name IN (?)",
-		s.NS, role, bun.List(s.nameForms(name))).Exec(ctx)
+		s.NS, role, bun.List(s.permForms(name))).Exec(ctx)
 	return affected(res, err)
 }
 
 // HasPermission reports whether the role holds the permission.
 func HasPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
 	return exists(ctx, db, "SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role = ? AND name IN (?)",
-		s.NS, role, bun.List(s.nameForms(name)))
+		s.NS, role, bun.List(s.permForms(name)))
 }
 
 // RolePermissions lists a role's permissions; ErrRoleNotFound when the role
@@ -53,7 +42,7 @@ func RolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]s
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
-	return names(ctx, db, s, "SELECT name FROM rolegate_permissions WHERE ns = ? AND role = ?", s.NS, role)
+	return names(ctx, db, s.Permissions, "SELECT name FROM rolegate_permissions WHERE ns = ? AND role = ?", s.NS, role)
 }
 
 // descendantsCTE is the set d of roles holding a permission: those granted
@@ -67,7 +56,7 @@ const descendantsCTE = `d(role) AS (SELECT role FROM rolegate_permissions WHERE 
 func WhichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
 	err := db.NewRaw("WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d",
-		s.NS, bun.List(s.nameForms(name)), s.NS).Scan(ctx, &roles)
+		s.NS, bun.List(s.permForms(name)), s.NS).Scan(ctx, &roles)
 	if err != nil {
 		return nil, Classify(err)
 	}
@@ -77,9 +66,9 @@ func WhichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]str
 // WhichUsersCan lists the users that hold the permission through any of
 // their global memberships (the role granted it, or inheriting it).
 func WhichUsersCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
-	return names(ctx, db, s, "WITH RECURSIVE "+descendantsCTE+`
+	return names(ctx, db, s.Users, "WITH RECURSIVE "+descendantsCTE+`
 		SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)`,
-		s.NS, bun.List(s.nameForms(name)), s.NS, s.NS)
+		s.NS, bun.List(s.permForms(name)), s.NS, s.NS)
 }
 
 // UserPermissions lists the permissions a user holds through any global
@@ -94,7 +83,7 @@ func UserPermissions(ctx context.Context, db bun.IDB, s Scope, user string) ([]s
 // for a user.
 func UserGrants(ctx context.Context, db bun.IDB, s Scope, user string) (roles, perms []string, err error) {
 	return userGrants(ctx, db, s, "SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)",
-		s.NS, bun.List(s.nameForms(user)))
+		s.NS, bun.List(s.userForms(user)))
 }
 
 // UserScopeGrants is UserGrants for the user's memberships in one scope
@@ -103,7 +92,7 @@ func UserGrants(ctx context.Context, db bun.IDB, s Scope, user string) (roles, p
 func UserScopeGrants(ctx context.Context, db bun.IDB, s Scope, user, scope string) (roles, perms []string, err error) {
 	return userGrants(ctx, db, s,
 		"SELECT role FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)",
-		s.NS, scope, bun.List(s.nameForms(user)))
+		s.NS, scope, bun.List(s.userForms(user)))
 }
 
 // userGrants runs the grants query over the memberships that members
@@ -132,7 +121,7 @@ func userGrants(ctx context.Context, db bun.IDB, s Scope, members string, args .
 			stored = append(stored, r.Name.String)
 		}
 	}
-	perms, err = s.plainNames(stored)
+	perms, err = plainAll(s.Permissions, stored)
 	return sortedUnique(roles), perms, err
 }
 
@@ -147,12 +136,12 @@ func exists(ctx context.Context, db bun.IDB, query string, args ...any) (bool, e
 
 // names runs a query returning one stored-name column and gives the plain
 // names, sorted and deduplicated.
-func names(ctx context.Context, db bun.IDB, s Scope, query string, args ...any) ([]string, error) {
+func names(ctx context.Context, db bun.IDB, c Codec, query string, args ...any) ([]string, error) {
 	var stored []string
 	if err := db.NewRaw(query, args...).Scan(ctx, &stored); err != nil {
 		return nil, Classify(err)
 	}
-	return s.plainNames(stored)
+	return plainAll(c, stored)
 }
 
 func sortRoles(r []Role) {

@@ -93,7 +93,7 @@ func RoleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role str
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
-	return names(ctx, db, s, `WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
+	return names(ctx, db, s.Permissions, `WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
 		SELECT name FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r)`, role, s.NS, s.NS)
 }
 
@@ -102,7 +102,7 @@ func RoleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role str
 func HasEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
 	return exists(ctx, db, `WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
 		SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r) AND name IN (?) LIMIT 1`,
-		role, s.NS, s.NS, bun.List(s.nameForms(name)))
+		role, s.NS, s.NS, bun.List(s.permForms(name)))
 }
 
 // Edge is one inheritance: Role inherits from Parent.
@@ -129,7 +129,7 @@ func EdgesFrom(ctx context.Context, db bun.IDB, s Scope, roles []string) ([]Edge
 func RolesGranting(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
 	err := db.NewRaw("SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)",
-		s.NS, bun.List(s.nameForms(name))).Scan(ctx, &roles)
+		s.NS, bun.List(s.permForms(name))).Scan(ctx, &roles)
 	if err != nil {
 		return nil, Classify(err)
 	}

@@ -12,40 +12,30 @@ func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.mayHoldPlain() {
-		// A plaintext membership (written before encryption, or by a replica
-		// without it) counts as the same membership.
-		res, err := db.NewRaw(`INSERT INTO rolegate_memberships (ns, user_name, role)
-			SELECT ?, ?, ? WHERE NOT EXISTS (
-				SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name = ?)
-			ON CONFLICT (ns, user_name, role) DO NOTHING`,
-			s.NS, s.storedName(user), role, s.NS, role, user).Exec(ctx)
-		return affected(res, err)
-	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
-		s.NS, s.storedName(user), role).Exec(ctx)
+		s.NS, s.storedUser(user), role).Exec(ctx)
 	return affected(res, err)
 }
 
 // DeleteMembership removes the user from the role.
 func DeleteMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) (deleted bool, err error) {
 	res, err := db.NewRaw("DELETE FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
-		s.NS, role, bun.List(s.nameForms(user))).Exec(ctx)
+		s.NS, role, bun.List(s.userForms(user))).Exec(ctx)
 	return affected(res, err)
 }
 
 // HasMembership reports whether the user is a member of the role.
 func HasMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) (bool, error) {
 	return exists(ctx, db, "SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
-		s.NS, role, bun.List(s.nameForms(user)))
+		s.NS, role, bun.List(s.userForms(user)))
 }
 
 // UserRoles lists the roles the user is a member of.
 func UserRoles(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
 	var roles []string
 	err := db.NewRaw("SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)",
-		s.NS, bun.List(s.nameForms(user))).Scan(ctx, &roles)
+		s.NS, bun.List(s.userForms(user))).Scan(ctx, &roles)
 	if err != nil {
 		return nil, Classify(err)
 	}
@@ -58,5 +48,5 @@ func RoleMembers(ctx context.Context, db bun.IDB, s Scope, role string) ([]strin
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
-	return names(ctx, db, s, "SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role = ?", s.NS, role)
+	return names(ctx, db, s.Users, "SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role = ?", s.NS, role)
 }

@@ -27,16 +27,8 @@ func AddScopedMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, 
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	if s.mayHoldPlain() {
-		res, err := db.NewRaw(`INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role)
-			SELECT ?, ?, ?, ? WHERE NOT EXISTS (
-				SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name = ?)
-			ON CONFLICT (ns, user_name, scope, role) DO NOTHING`,
-			s.NS, scope, s.storedName(user), role, s.NS, scope, role, user).Exec(ctx)
-		return affected(res, err)
-	}
 	res, err := db.NewRaw(`INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) VALUES (?, ?, ?, ?)
-		ON CONFLICT (ns, user_name, scope, role) DO NOTHING`, s.NS, scope, s.storedName(user), role).Exec(ctx)
+		ON CONFLICT (ns, user_name, scope, role) DO NOTHING`, s.NS, scope, s.storedUser(user), role).Exec(ctx)
 	return affected(res, err)
 }
 
@@ -44,14 +36,14 @@ func AddScopedMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, 
 // scope (a global membership stays).
 func DeleteScopedMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (deleted bool, err error) {
 	res, err := db.NewRaw("DELETE FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?)",
-		s.NS, scope, role, bun.List(s.nameForms(user))).Exec(ctx)
+		s.NS, scope, role, bun.List(s.userForms(user))).Exec(ctx)
 	return affected(res, err)
 }
 
 // HasMembershipIn reports whether the user is a member of the role
 // globally or in scope.
 func HasMembershipIn(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (bool, error) {
-	forms := bun.List(s.nameForms(user))
+	forms := bun.List(s.userForms(user))
 	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?))
 		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?))`,
 		s.NS, role, forms, s.NS, scope, role, forms)
@@ -60,7 +52,7 @@ func HasMembershipIn(ctx context.Context, db bun.IDB, s Scope, scope, user, role
 // UserRolesIn lists the user's roles globally and in scope.
 func UserRolesIn(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
 	var rows []memberRow
-	forms := bun.List(s.nameForms(user))
+	forms := bun.List(s.userForms(user))
 	err := db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
 		UNION ALL SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)`,
 		s.NS, forms, s.NS, scope, forms).Scan(ctx, &rows)
@@ -83,7 +75,7 @@ func RoleMembersIn(ctx context.Context, db bun.IDB, s Scope, scope, role string)
 	if err != nil {
 		return nil, Classify(err)
 	}
-	return sortedMembers(rows, s.plainName)
+	return sortedMembers(rows, s.plainUser)
 }
 
 // WhichUsersCanIn lists the users holding the permission in scope: through
@@ -95,11 +87,11 @@ func WhichUsersCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name strin
 		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
 		UNION ALL SELECT user_name, scope FROM rolegate_scoped_memberships
 			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d)`,
-		s.NS, bun.List(s.nameForms(name)), s.NS, s.NS, s.NS, scope).Scan(ctx, &rows)
+		s.NS, bun.List(s.permForms(name)), s.NS, s.NS, s.NS, scope).Scan(ctx, &rows)
 	if err != nil {
 		return nil, Classify(err)
 	}
-	all, err := sortedMembers(rows, s.plainName)
+	all, err := sortedMembers(rows, s.plainUser)
 	if err != nil {
 		return nil, err
 	}

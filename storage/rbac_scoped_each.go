@@ -45,7 +45,7 @@ func EachScopedMembership(ctx context.Context, db bun.IDB, s Scope, w ScopedWind
 		var page []ScopedMembership
 		var more bool
 		var err error
-		if s.Names == nil {
+		if !s.encrypted() {
 			page, err = scopedPagePlain(ctx, db, s, after, n)
 			more = len(page) == n
 		} else {
@@ -114,7 +114,7 @@ func scopedPageStored(ctx context.Context, db bun.IDB, s Scope, after ScopedMemb
 			rows.Close()
 			return nil, false, Classify(err)
 		}
-		if m.User, err = s.plainName(m.User); err != nil {
+		if m.User, err = s.plainUser(m.User); err != nil {
 			rows.Close()
 			return nil, false, err
 		}

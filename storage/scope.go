@@ -2,14 +2,24 @@ package storage
 
 import (
 	"slices"
-	"sync/atomic"
+
+	"github.com/rolegate/rolegate/storage/cipher"
 )
 
-// Codec turns a stored name into its plain form and back. storage/cipher's
-// ClientCipher satisfies it. Decrypt must pass legacy plaintext through.
+// Codec turns a stored value of one column into its plain form and back.
+// storage/cipher's ClientCipher (from Cipher.ForColumn) satisfies it.
 type Codec interface {
 	Encrypt(plain string) string
 	Decrypt(stored string) (string, error)
+}
+
+// FormsCodec is a Codec that knows more than one stored form of a value:
+// during a key rotation, the form under the new key and the one under the
+// previous key. Lookups and deletes match every form; writes store
+// Encrypt's.
+type FormsCodec interface {
+	Codec
+	Forms(plain string) []string
 }
 
 // Scope is one client's view of the store: its namespace, and how names
@@ -17,61 +27,59 @@ type Codec interface {
 type Scope struct {
 	// NS is the client's namespace: the hex SHA-256 of the normalised key.
 	NS string
-	// Names encrypts permission names and members' user names; nil stores
-	// them as they are. Rows written before encryption was turned on (or by
-	// a replica still running without it) stay in plain form: every lookup,
-	// delete and duplicate check looks for both forms.
-	Names Codec
-	// EncryptDescriptions: with Names set, role descriptions are written
-	// encrypted too. Descriptions are read through Names whenever it is
-	// set, so turning this off later still shows plain text.
+	// Users and Permissions encrypt members' user names and permission
+	// names, each bound to its column; nil (both) stores them as they are.
+	// A store is either plain or encrypted throughout: rolegate converts
+	// it when encryption is turned on (see Reencode).
+	Users, Permissions Codec
+	// Descriptions encrypts role descriptions when EncryptDescriptions is
+	// set; descriptions are read through it whenever it is set (a
+	// description that is not encrypted reads as it is), so turning
+	// EncryptDescriptions off later still shows plain text.
+	Descriptions        Codec
 	EncryptDescriptions bool
-	// PlainNames, with Names set, says whether the namespace may hold
-	// plain names; nil means it may. While it says no, lookups, deletes
-	// and the duplicate check of a write look for the encrypted form only,
-	// which saves SQLite an IN list or a subquery on each (a two-value IN
-	// in a DELETE costs SQLite 11 to 15 µs more than one value).
-	PlainNames *atomic.Bool
+	// KeyCheck is the key check value of the key this process writes
+	// under, empty without encryption. A write is refused (ErrKeyMismatch)
+	// when the store's writer key check value differs (see RecordChange).
+	KeyCheck string
 }
 
-// mayHoldPlain reports whether lookups must look for plain names too.
-func (s Scope) mayHoldPlain() bool {
-	return s.Names != nil && (s.PlainNames == nil || s.PlainNames.Load())
-}
+// encrypted reports whether names are stored encrypted.
+func (s Scope) encrypted() bool { return s.Users != nil }
 
-// storedName is how a permission or user name is written.
-func (s Scope) storedName(name string) string {
-	if s.Names == nil {
+// stored is how a name is written in the column of c.
+func stored(c Codec, name string) string {
+	if c == nil {
 		return name
 	}
-	return s.Names.Encrypt(name)
+	return c.Encrypt(name)
 }
 
-// nameForms are the stored spellings a lookup must match: the encrypted
-// form, and the plain one while the namespace may hold plain names.
-func (s Scope) nameForms(name string) []string {
-	if s.Names == nil {
+// forms are the stored spellings a lookup must match: one, except during
+// a key rotation.
+func forms(c Codec, name string) []string {
+	switch c := c.(type) {
+	case nil:
 		return []string{name}
+	case FormsCodec:
+		return c.Forms(name)
+	default:
+		return []string{c.Encrypt(name)}
 	}
-	if !s.mayHoldPlain() {
-		return []string{s.Names.Encrypt(name)}
-	}
-	return []string{s.Names.Encrypt(name), name}
 }
 
-func (s Scope) plainName(stored string) (string, error) {
-	if s.Names == nil {
+func plain(c Codec, stored string) (string, error) {
+	if c == nil {
 		return stored, nil
 	}
-	return s.Names.Decrypt(stored)
+	return c.Decrypt(stored)
 }
 
-// plainNames decrypts, sorts and deduplicates (a legacy plaintext row and
-// its encrypted twin are one name).
-func (s Scope) plainNames(stored []string) ([]string, error) {
+// plainAll decrypts, sorts and deduplicates.
+func plainAll(c Codec, stored []string) ([]string, error) {
 	out := make([]string, 0, len(stored))
 	for _, v := range stored {
-		p, err := s.plainName(v)
+		p, err := plain(c, v)
 		if err != nil {
 			return nil, err
 		}
@@ -80,18 +88,24 @@ func (s Scope) plainNames(stored []string) ([]string, error) {
 	return sortedUnique(out), nil
 }
 
+func (s Scope) storedUser(user string) string      { return stored(s.Users, user) }
+func (s Scope) storedPerm(name string) string      { return stored(s.Permissions, name) }
+func (s Scope) userForms(user string) []string     { return forms(s.Users, user) }
+func (s Scope) permForms(name string) []string     { return forms(s.Permissions, name) }
+func (s Scope) plainUser(v string) (string, error) { return plain(s.Users, v) }
+
 func (s Scope) storedDescription(d string) string {
-	if s.Names == nil || !s.EncryptDescriptions || d == "" {
+	if s.Descriptions == nil || !s.EncryptDescriptions || d == "" {
 		return d
 	}
-	return s.Names.Encrypt(d)
+	return s.Descriptions.Encrypt(d)
 }
 
 func (s Scope) plainDescription(d string) (string, error) {
-	if s.Names == nil {
+	if s.Descriptions == nil || !cipher.IsEncrypted(d) {
 		return d, nil
 	}
-	return s.Names.Decrypt(d)
+	return s.Descriptions.Decrypt(d)
 }
 
 // sortedUnique sorts and deduplicates; never nil, so that an empty list is
@@ -104,7 +118,8 @@ func sortedUnique(v []string) []string {
 	return slices.Compact(v)
 }
 
-// AuditName is how a permission or user name may appear in an audit
-// record: its stored form, so that no plaintext of an encrypted name is
-// written anywhere.
-func (s Scope) AuditName(name string) string { return s.storedName(name) }
+// AuditUser and AuditPermission are how a user or permission name may
+// appear in an audit record: its stored form, so that no plaintext of an
+// encrypted name is written anywhere.
+func (s Scope) AuditUser(user string) string       { return s.storedUser(user) }
+func (s Scope) AuditPermission(name string) string { return s.storedPerm(name) }

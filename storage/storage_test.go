@@ -244,7 +244,7 @@ func TestChangeLog(t *testing.T) {
 		ctx := context.Background()
 		for _, s := range []storage.Scope{
 			{NS: storage.NamespaceOf("plain")},
-			{NS: storage.NamespaceOf("encrypted"), Names: c.ForClient([]byte("encrypted"))},
+			{NS: storage.NamespaceOf("encrypted"), Users: c.ForColumn([]byte("encrypted"), cipher.ColumnUser, 2), Permissions: c.ForColumn([]byte("encrypted"), cipher.ColumnPermission, 2)},
 		} {
 			var revs []int64
 			for _, ch := range []storage.Change{{User: "sara"}, {All: true}, {}, {User: "jack"}} {
@@ -261,10 +261,9 @@ func TestChangeLog(t *testing.T) {
 				t.Helper()
 				ch, err := storage.ChangedUsers(ctx, db, s, revs)
 				slices.Sort(ch.Users)
-				if err != nil || !slices.Equal(ch.Users, wantUsers) || ch.All != wantAll || ch.Complete != wantComplete ||
-					ch.Complete && ch.Plain != (s.Names == nil) {
-					t.Fatalf("ChangedUsers(%v) = %+v, %v; want users %v, all %v, complete %v, plain %v",
-						revs, ch, err, wantUsers, wantAll, wantComplete, s.Names == nil)
+				if err != nil || !slices.Equal(ch.Users, wantUsers) || ch.All != wantAll || ch.Complete != wantComplete {
+					t.Fatalf("ChangedUsers(%v) = %+v, %v; want users %v, all %v, complete %v",
+						revs, ch, err, wantUsers, wantAll, wantComplete)
 				}
 			}
 			check([]int64{1, 3, 4}, []string{"jack", "sara"}, false, true)
@@ -277,7 +276,7 @@ func TestChangeLog(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, v := range stored {
-				if (s.Names != nil) != cipher.IsEncrypted(v) {
+				if (s.Users != nil) != cipher.IsEncrypted(v) {
 					t.Fatalf("change log user stored as %q", v)
 				}
 			}
@@ -288,39 +287,5 @@ func TestChangeLog(t *testing.T) {
 			check([]int64{3, 4}, []string{"jack"}, false, true)
 			check([]int64{2, 3}, nil, false, false)
 		}
-	})
-}
-
-// HasPlainNames finds a plain permission or user name in the namespace,
-// and none where every name is encrypted or in another namespace.
-func TestHasPlainNames(t *testing.T) {
-	c, err := cipher.New("plain names test passphrase")
-	if err != nil {
-		t.Fatal(err)
-	}
-	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
-		ctx := context.Background()
-		enc := storage.Scope{NS: storage.NamespaceOf("enc"), Names: c.ForClient([]byte("enc"))}
-		other := storage.Scope{NS: storage.NamespaceOf("other")}
-		has := func(want bool) {
-			t.Helper()
-			got, err := storage.HasPlainNames(ctx, db, enc.NS, cipher.Prefix)
-			if err != nil || got != want {
-				t.Fatalf("HasPlainNames = %v, %v; want %v", got, err, want)
-			}
-		}
-		has(false)
-		for _, s := range []storage.Scope{enc, other} {
-			storage.AddRole(ctx, db, s, "editor", "")
-			storage.AddPermission(ctx, db, s, "editor", "edit")
-			storage.AddMembership(ctx, db, s, "sara", "editor")
-		}
-		has(false)
-		storage.AddMembership(ctx, db, storage.Scope{NS: enc.NS}, "jack", "editor")
-		has(true)
-		storage.DeleteMembership(ctx, db, enc, "jack", "editor")
-		has(false)
-		storage.AddPermission(ctx, db, storage.Scope{NS: enc.NS}, "editor", "read")
-		has(true)
 	})
 }

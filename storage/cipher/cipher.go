@@ -95,7 +95,7 @@ func derive(passphrase string, salt []byte) (*Cipher, error) {
 // wrong passphrase is refused up front instead of failing row by row.
 func (c *Cipher) CheckValue() string { return c.check }
 
-// ForClient returns the cipher of one client namespace (the SHA-256 digest
+// ForClient returns the format-1 cipher of one client namespace (the SHA-256 digest
 // of the normalised client key). Its subkeys are derived with HKDF-SHA256,
 // so the same name under two clients is stored differently and equality
 // leaks only within one client. It costs a few microseconds; callers that
@@ -103,7 +103,9 @@ func (c *Cipher) CheckValue() string { return c.check }
 func (c *Cipher) ForClient(namespace []byte) *ClientCipher {
 	aesKey := deriveSubkey(c.aesKey, aesLabel, namespace)
 	macKey := deriveSubkey(c.macKey, macLabel, namespace)
-	return newClientCipher(aesKey, macKey)
+	cc := newClientCipher(aesKey, macKey)
+	cc.prefix, cc.legacy = Prefix, true
+	return cc
 }
 
 // deriveSubkey is HKDF-SHA256 with an empty salt and info = label ||

@@ -343,3 +343,39 @@ func TestNewSalted(t *testing.T) {
 		t.Fatal("two stores store one name alike")
 	}
 }
+
+func TestColumnBinding(t *testing.T) {
+	c := mainCipher()
+	user, perm := c.ForColumn(nsA, cipher.ColumnUser, 2), c.ForColumn(nsA, cipher.ColumnPermission, 2)
+	other := c.ForColumn(nsB, cipher.ColumnPermission, 2)
+	v := user.Encrypt("alice")
+	if v != c.ForColumn(nsA, cipher.ColumnUser, 2).Encrypt("alice") {
+		t.Fatal("not deterministic per (column, client)")
+	}
+	if !strings.HasPrefix(v, "/e2/") || !cipher.IsEncrypted(v) {
+		t.Fatalf("%q does not start with /e2/", v)
+	}
+	if got, err := user.Decrypt(v); err != nil || got != "alice" {
+		t.Fatalf("Decrypt = %q, %v", got, err)
+	}
+	for name, cc := range map[string]*cipher.ClientCipher{"other column": perm, "other client": other} {
+		if got, err := cc.Decrypt(v); !errors.Is(err, cipher.ErrTampered) || got != "" {
+			t.Errorf("%s: Decrypt = %q, %v; want ErrTampered", name, got, err)
+		}
+	}
+	if _, err := user.Decrypt("alice"); !errors.Is(err, cipher.ErrMalformed) {
+		t.Errorf("plain value: %v, want ErrMalformed", err)
+	}
+	next := otherCipher().ForColumn(nsA, cipher.ColumnUser, 3)
+	if _, err := next.Decrypt(v); !errors.Is(err, cipher.ErrOtherKey) {
+		t.Errorf("other generation: %v, want ErrOtherKey", err)
+	}
+	if _, err := otherCipher().ForColumn(nsA, cipher.ColumnUser, 2).Decrypt(v); !errors.Is(err, cipher.ErrTampered) {
+		t.Errorf("other key, same generation: %v, want ErrTampered", err)
+	}
+	for s, want := range map[string]int{v: 2, "/e13/x": 13, "/e1/x": 0, "/e02/x": 0, "/e/x": 0, "/ex/": 0, "alice": 0} {
+		if g, ok := cipher.GenerationOf(s); g != want || ok != (want != 0) {
+			t.Errorf("GenerationOf(%q) = %d, %v; want %d", s, g, ok, want)
+		}
+	}
+}

@@ -24,8 +24,10 @@ var b64 = base64.RawURLEncoding.Strict()
 // namespace. It is immutable apart from an internal pool and safe for
 // concurrent use. Obtain it from Cipher.ForClient.
 type ClientCipher struct {
-	block cipher.Block
-	macs  sync.Pool // of hash.Hash: HMAC-SHA256 keyed with the MAC subkey
+	prefix string // Prefix (format 1) or the generation's format-2 prefix
+	legacy bool   // format 1: a value without the prefix is plaintext
+	block  cipher.Block
+	macs   sync.Pool // of hash.Hash: HMAC-SHA256 keyed with the MAC subkey
 }
 
 func newClientCipher(aesKey, macKey []byte) *ClientCipher {
@@ -66,24 +68,33 @@ func (cc *ClientCipher) Encrypt(plaintext string) string {
 	cc.syntheticIV(iv, body)
 	cipher.NewCTR(cc.block, iv[:]).XORKeyStream(body, body)
 
-	out := make([]byte, len(Prefix), len(Prefix)+b64.EncodedLen(len(raw)))
-	copy(out, Prefix)
+	out := make([]byte, len(cc.prefix), len(cc.prefix)+b64.EncodedLen(len(raw)))
+	copy(out, cc.prefix)
 	return string(b64.AppendEncode(out, raw))
 }
 
 // Decrypt returns the plaintext of a stored value.
 //
-// A value without Prefix is legacy plaintext, written before encryption
-// was turned on, and is returned unchanged with a nil error. A value with
+// For a format-1 cipher (ForClient), a value without Prefix is legacy
+// plaintext, written before encryption was turned on, and is returned
+// unchanged with a nil error. A format-2 cipher (ForColumn) has no such
+// passthrough: a value without its prefix is ErrMalformed, or ErrOtherKey
+// when it is a format-2 value of another key generation. A value with
 // the prefix that cannot be decoded gives ErrMalformed; one that decodes
 // but whose IV does not match the HMAC of the recovered plaintext (wrong
 // key, another client's value, or tampering) gives ErrTampered. On error
 // the returned string is always empty: never garbage.
 func (cc *ClientCipher) Decrypt(stored string) (string, error) {
-	if !IsEncrypted(stored) {
-		return stored, nil
+	if !strings.HasPrefix(stored, cc.prefix) {
+		switch {
+		case cc.legacy:
+			return stored, nil
+		case isGeneration(stored):
+			return "", ErrOtherKey
+		}
+		return "", ErrMalformed
 	}
-	enc := stored[len(Prefix):]
+	enc := stored[len(cc.prefix):]
 	// The decoder skips CR and LF; refuse them so that each plaintext has
 	// exactly one stored form (Strict refuses non-zero trailing bits).
 	if strings.ContainsAny(enc, "\r\n") {
@@ -104,7 +115,14 @@ func (cc *ClientCipher) Decrypt(stored string) (string, error) {
 	return string(ct), nil
 }
 
-// IsEncrypted reports whether stored carries the encryption prefix, that
-// is, whether Decrypt will try to decrypt it rather than return it as
-// legacy plaintext. It does not check that the value is well formed.
-func IsEncrypted(stored string) bool { return strings.HasPrefix(stored, Prefix) }
+// IsEncrypted reports whether stored carries an encryption prefix (format
+// 1, "/e1/", or format 2, "/e<generation>/"), that is, whether it is not
+// plaintext. It does not check that the value is well formed.
+func IsEncrypted(stored string) bool {
+	return strings.HasPrefix(stored, Prefix) || isGeneration(stored)
+}
+
+func isGeneration(stored string) bool {
+	_, ok := GenerationOf(stored)
+	return ok
+}

@@ -30,42 +30,50 @@
 // startup; note that 64 bytes are two PBKDF2-SHA256 blocks, so it costs
 // 2 x 100,000 HMAC iterations.
 //
-// Per-client subkeys. ForClient derives, with HKDF-SHA256 (RFC 5869, empty
-// salt),
+// Format 2 (current). ForColumn derives, with HKDF-SHA256 (RFC 5869, empty
+// salt), subkeys per client and per column:
 //
-//	aesKey = HKDF(secret = master AES key, info = "rolegate/cipher/v1/aes" || namespace, 32 bytes)
-//	macKey = HKDF(secret = master MAC key, info = "rolegate/cipher/v1/mac" || namespace, 32 bytes)
+//	aesKey = HKDF(master AES key, info = "rolegate/cipher/v2/aes" || column || 0x00 || namespace, 32 bytes)
+//	macKey = HKDF(master MAC key, info = "rolegate/cipher/v2/mac" || column || 0x00 || namespace, 32 bytes)
 //
 // where namespace is the client's namespace id (the SHA-256 digest of the
-// normalised client key). The labels have a fixed length, so label ||
-// namespace is unambiguous.
-//
-// Values. For a plaintext p,
+// normalised client key) and column is ColumnUser, ColumnPermission or
+// ColumnDescription. A value is therefore bound to its column and client:
+// copied into another column (a description into a permission) or another
+// client's rows, it fails to authenticate (ErrTampered) instead of
+// granting anything. For a plaintext p,
 //
 //	iv     = HMAC-SHA256(macKey, p)[:16]
 //	ct     = AES-256-CTR(aesKey, iv, p)
-//	stored = "/e1/" || base64url-without-padding(iv || ct)
+//	stored = "/e2" || kid || "/" || base64url-without-padding(iv || ct)
+//
+// where kid (KeyID) is the first 8 hex digits of HMAC-SHA256(master MAC
+// key, "rolegate/cipher/v2/kid"). The key id lets the store find, in SQL,
+// the values a key rotation has still to re-encrypt, and tells a reader
+// which key a value needs (ErrOtherKey for another). A format-2 cipher
+// has no plaintext passthrough: a value without its prefix is an error.
 //
 // The IV is a synthetic IV (as in SIV modes): it is both the CTR counter
 // block and the authenticator. Decrypt recovers p and recomputes the HMAC;
-// a mismatch means the wrong key or a tampered value, and is reported as
-// ErrTampered instead of returning garbage.
+// a mismatch means the wrong key, column or client, or a tampered value,
+// and is reported as ErrTampered instead of returning garbage.
 //
-// # The prefix
+// Format 1 (ForClient) is the earlier, unbound format: subkeys per client
+// only (labels "rolegate/cipher/v1/aes" and "/mac", info = label ||
+// namespace), stored = "/e1/" || base64url(iv || ct), and a value without
+// the prefix read as legacy plaintext. rolegate keeps it to read stores
+// written before format 2, which it converts at startup, and for the
+// session secret that loginx seals.
 //
-// Stored values start with Prefix, "/e1/". A valid rolegate name can never
-// contain '/', so a stored name that starts with the prefix is encrypted
-// and any other is legacy plaintext written before encryption was turned
-// on; Decrypt returns the latter unchanged ("applies to new data"). A
-// printable prefix, rather than a control byte, keeps the value valid in a
-// PostgreSQL text column (which refuses NUL). The "1" is the format
-// version: a future format takes a new prefix and old rows still read.
+// # The prefixes
 //
-// Free text such as role descriptions may contain '/', so for them the
-// prefix is unambiguous only because rolegate refuses descriptions that
-// start with it. A plaintext description written before that rule that
-// happens to start with "/e1/" would be read as encrypted and fail with
-// an error (never garbage).
+// A valid rolegate name can never contain '/', so a stored name that
+// starts with "/e1/" or "/e2" is encrypted (IsEncrypted). A printable
+// prefix, rather than a control byte, keeps the value valid in a
+// PostgreSQL text column (which refuses NUL). Free text such as role
+// descriptions may contain '/', so for them the prefix is unambiguous only
+// because rolegate refuses descriptions that start with an encryption
+// prefix.
 //
 // # Key check value
 //

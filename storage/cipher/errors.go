@@ -11,3 +11,8 @@ var ErrMalformed = errors.New("cipher: malformed encrypted value")
 // its decrypted contents: it was written under another key (or another
 // client's subkey), or it was altered. No plaintext is returned with it.
 var ErrTampered = errors.New("cipher: encrypted value does not authenticate (wrong key or tampered)")
+
+// ErrOtherKey reports a format-2 value written under another key (another
+// key generation): during a key rotation, the previous key's cipher reads
+// it.
+var ErrOtherKey = errors.New("cipher: value encrypted under another key")
