@@ -598,8 +598,11 @@ func TestEncryptOpenDerivesOnce(t *testing.T) {
 	}
 	clients := time.Since(start)
 	t.Logf("one PBKDF2 derivation: %v; 100 new clients with an encrypt and a decrypt each: %v", derive, clients)
-	if clients >= derive {
-		t.Fatalf("100 new clients took %v, more than one derivation (%v): a key is derived per client or per operation", clients, derive)
+	// A derivation per client would take 100 derivations' time; the margin
+	// of 20 keeps a loaded machine (a slow moment in the loop, a fast one
+	// in the single derivation) from failing a correct build.
+	if clients >= 20*derive {
+		t.Fatalf("100 new clients took %v, more than 20 derivations (%v each): a key is derived per client or per operation", clients, derive)
 	}
 }
 
