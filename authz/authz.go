@@ -67,6 +67,11 @@ type Authz struct {
 	tracing       *tracing      // nil without Config.TracerProvider (see tracing.go)
 	ping          pingState     // GET /ping's probe and its cached result (see ping.go)
 	listenerLive  atomic.Bool   // the change listener is connected (PostgreSQL)
+	// keyBehind: a write found the store encrypted under a key this process
+	// has not (storage.ErrKeyMismatch). Its names would be plain text (or
+	// under the old key) in the store, so refusals it records from then on
+	// leave them out; it only ends with a restart under the store's key.
+	keyBehind atomic.Bool
 
 	closed atomic.Bool
 	bg     context.Context // background work; cancelled by Close

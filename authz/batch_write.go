@@ -31,6 +31,13 @@ func (c *Client) writeMany(ctx context.Context, action string, fn func(context.C
 		if changed, err = fn(ctx, tx); err != nil {
 			return err
 		}
+		if !changed {
+			// As in write: the encryption state of a batch that changed
+			// nothing, before its audit records commit.
+			if err := storage.CheckWriter(ctx, tx, c.scope); err != nil {
+				return err
+			}
+		}
 		if changed {
 			if rev, err = storage.RecordChange(ctx, tx, c.scope, storage.Change{All: true}); err != nil {
 				return err

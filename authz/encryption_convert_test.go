@@ -227,6 +227,27 @@ func TestPlainReplicaWriteRefusedAfterConversion(t *testing.T) {
 		if err := plainAZ.db.NewRaw("SELECT count(*) FROM rolegate_memberships WHERE user_name = 'sara'").Scan(ctx, &n); err != nil || n != 0 {
 			t.Fatalf("plain row written: %d %v", n, err)
 		}
+		// Writes that find nothing to do are refused too: their audit
+		// records would carry user names in plain text. The refusals it
+		// records leave the names out (role names are plain by design).
+		var audits int
+		if err := plainAZ.db.NewRaw("SELECT count(*) FROM rolegate_audit").Scan(ctx, &audits); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := plain.DelRole(ctx, "editor"); !errors.Is(err, ErrEncryptionRequired) {
+			t.Errorf("plain delete of a converted role = %v, want ErrEncryptionRequired", err)
+		}
+		if _, err := plain.DelMembership(ctx, "nobody", "editor"); !errors.Is(err, ErrEncryptionRequired) {
+			t.Errorf("plain no-op delete = %v, want ErrEncryptionRequired", err)
+		}
+		if _, err := plain.Batch(ctx, []Operation{{Op: "del_role", Role: "ghost"}}); !errors.Is(err, ErrEncryptionRequired) {
+			t.Errorf("plain no-op batch = %v, want ErrEncryptionRequired", err)
+		}
+		if err := plainAZ.db.NewRaw("SELECT count(*) FROM rolegate_audit WHERE resource LIKE '%sara%' OR resource LIKE '%nobody%'").Scan(ctx, &n); err != nil || n != 0 {
+			var rs []string
+			_ = plainAZ.db.NewRaw("SELECT action || ' ' || resource || ' ' || outcome FROM rolegate_audit").Scan(ctx, &rs)
+			t.Errorf("%d audit records with a plain name: %v %q", n, err, rs)
+		}
 	})
 }
 

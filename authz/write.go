@@ -50,6 +50,14 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		if changed, err = fn(ctx, writer{db: tx}); err != nil {
 			return err
 		}
+		if !changed {
+			// RecordChange checks the store's encryption state of a change;
+			// a write that found nothing to do is checked here, before its
+			// audit record.
+			if err := storage.CheckWriter(ctx, tx, c.scope); err != nil {
+				return err
+			}
+		}
 		if !c.az.cfg.DisableAuditLogging {
 			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed))); err != nil {
 				return err
@@ -155,8 +163,15 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 // with; when the store is down it cannot be written, which is logged
 // instead (without names or keys).
 func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
+	if errors.Is(cause, storage.ErrKeyMismatch) {
+		az.keyBehind.Store(true)
+	}
 	az.auditRefused(ctx, fingerprint, action, resource, refusalReason(cause))
 }
+
+// withheldResource stands for the names of a refusal recorded by a process
+// whose key is not the store's (see Authz.keyBehind).
+const withheldResource = "[names withheld: the store is encrypted under a key this process has not]"
 
 // auditRefused is auditRefusal with the reason in words.
 func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource, reason string) {
@@ -171,6 +186,9 @@ func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource
 				"limit_per_second", az.cfg.AuditRefusalsPerSecond)
 		}
 		return
+	}
+	if az.keyBehind.Load() {
+		resource = withheldResource
 	}
 	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
 	rec := storage.AuditRecord{

@@ -162,6 +162,21 @@ func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, e
 	return rev, nil
 }
 
+// CheckWriter is RecordChange's check of the store's encryption state for
+// a write that changes nothing, and so records no change: ErrKeyMismatch
+// when the store's writer key check value is not s.KeyCheck. Without it a
+// replica still running without the key would answer "nothing deleted"
+// for a name that is there, encrypted, and write its audit record (names
+// and all) in plain text.
+func CheckWriter(ctx context.Context, db bun.IDB, s Scope) error {
+	var ok int
+	err := db.NewRaw("SELECT 1 WHERE "+writerGuard, SettingCipherWriter, s.KeyCheck).Scan(ctx, &ok)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrKeyMismatch
+	}
+	return Classify(err)
+}
+
 // PruneChanges drops the namespace's change log entries older than the
 // latest ChangesKept before rev.
 func PruneChanges(ctx context.Context, db bun.IDB, ns string, rev int64) error {
