@@ -48,10 +48,6 @@ func (c *Client) explain(ctx context.Context, scope, user, permission string) (*
 	if err != nil || len(members) == 0 {
 		return nil, err
 	}
-	granting, err := storage.RolesGranting(ctx, db, c.scope, permission)
-	if err != nil || len(granting) == 0 {
-		return nil, err
-	}
 	// Global memberships first, then scoped; by name within each.
 	slices.SortStableFunc(members, func(a, b storage.Member) int {
 		if (a.Scope == "") != (b.Scope == "") {
@@ -66,9 +62,40 @@ func (c *Client) explain(ctx context.Context, scope, user, permission string) (*
 	for i, m := range members {
 		roles[i] = m.Name
 	}
-	edges, err := storage.EdgesFrom(ctx, db, c.scope, roles)
-	if err != nil {
+	chain, from, err := c.grantPath(ctx, roles, permission)
+	if err != nil || chain == nil {
 		return nil, err
+	}
+	m := members[from]
+	return &Grant{Membership: m.Name, Scope: m.Scope, Chain: chain, GrantedBy: chain[len(chain)-1]}, nil
+}
+
+// ExplainRolePermission returns how a role holds a permission, granted or
+// inherited: the roles from role to the one granted the permission, each
+// inheriting from the next (one role when it is granted directly); nil when
+// the role does not hold it. Of several paths it gives a shortest one,
+// parents in name order.
+func (c *Client) ExplainRolePermission(ctx context.Context, role, permission string) ([]string, error) {
+	if err := checkNames("role", role, "permission", permission); err != nil {
+		return nil, err
+	}
+	chain, _, err := c.grantPath(ctx, []string{role}, permission)
+	return chain, err
+}
+
+// grantPath searches breadth first from the starting roles upwards along
+// inheritance, to the first role granted the permission. It returns the
+// chain from a starting role to that role, and which starting role it
+// begins with; a nil chain when none holds the permission.
+func (c *Client) grantPath(ctx context.Context, starts []string, permission string) ([]string, int, error) {
+	db := c.az.db
+	granting, err := storage.RolesGranting(ctx, db, c.scope, permission)
+	if err != nil || len(granting) == 0 {
+		return nil, 0, err
+	}
+	edges, err := storage.EdgesFrom(ctx, db, c.scope, starts)
+	if err != nil {
+		return nil, 0, err
 	}
 	parents := map[string][]string{}
 	for _, e := range edges {
@@ -80,15 +107,15 @@ func (c *Client) explain(ctx context.Context, scope, user, permission string) (*
 	grants := toSet(granting)
 	type node struct {
 		role string
-		from int // index into visited of the child it was reached from; -1 for a membership
-		via  int // index into members
+		from int // index into visited of the child it was reached from; -1 for a starting role
+		via  int // index into starts
 	}
 	var visited []node
 	seen := map[string]bool{}
-	for i, m := range members {
-		if !seen[m.Name] {
-			seen[m.Name] = true
-			visited = append(visited, node{role: m.Name, from: -1, via: i})
+	for i, r := range starts {
+		if !seen[r] {
+			seen[r] = true
+			visited = append(visited, node{role: r, from: -1, via: i})
 		}
 	}
 	for i := 0; i < len(visited); i++ {
@@ -99,8 +126,7 @@ func (c *Client) explain(ctx context.Context, scope, user, permission string) (*
 				chain = append(chain, visited[j].role)
 			}
 			slices.Reverse(chain)
-			m := members[n.via]
-			return &Grant{Membership: m.Name, Scope: m.Scope, Chain: chain, GrantedBy: n.role}, nil
+			return chain, n.via, nil
 		}
 		for _, p := range parents[n.role] {
 			if !seen[p] {
@@ -109,7 +135,7 @@ func (c *Client) explain(ctx context.Context, scope, user, permission string) (*
 			}
 		}
 	}
-	return nil, nil
+	return nil, 0, nil
 }
 
 func toSet(v []string) map[string]struct{} {

@@ -34,6 +34,21 @@ func restGrantRoutes() []restRoute {
 			if err != nil {
 				return 0, "", nil, err
 			}
+			explain, err := restFlag(call, "explain")
+			if err != nil {
+				return 0, "", nil, err
+			}
+			if explain {
+				// The effective answer with where it comes from: one
+				// request where a client would otherwise walk the
+				// inheritance itself.
+				ok, err := call.cl.HasEffectivePermission(call.ctx, call.args[0], call.args[1])
+				if err != nil || !ok {
+					return restExplainedRole(ok, nil, err)
+				}
+				chain, err := call.cl.ExplainRolePermission(call.ctx, call.args[0], call.args[1])
+				return restExplainedRole(chain != nil, chain, err)
+			}
 			if effective {
 				ok, err := call.cl.HasEffectivePermission(call.ctx, call.args[0], call.args[1])
 				return restResultAnswer(ok, err)
@@ -123,6 +138,21 @@ func restGrantRoutes() []restRoute {
 			return restDeletedAnswer(ok, "membership")
 		},
 	}}
+}
+
+// restRoleExplained is the data of GET /api/permission/:group/:name with
+// ?explain=true: the effective result and, when true, the roles from the
+// role to the one granted the permission.
+type restRoleExplained struct {
+	Result bool     `json:"result"`
+	Chain  []string `json:"chain,omitempty"`
+}
+
+func restExplainedRole(ok bool, chain []string, err error) (int, string, any, error) {
+	if err != nil {
+		return 0, "", nil, err
+	}
+	return http.StatusOK, "ok", restRoleExplained{Result: ok, Chain: chain}, nil
 }
 
 // restResultAnswer answers the yes/no queries.

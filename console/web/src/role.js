@@ -96,37 +96,16 @@ function Children({ role, tick }) {
   </section>`;
 }
 
-// ancestors walks the inheritance upwards, breadth first, returning each
-// role reached with the chain that reaches it (role first).
-async function ancestors(role) {
-  const out = [{ role, chain: [role] }];
-  const seen = new Set([role]);
-  for (let i = 0; i < out.length && out.length < 200; i++) {
-    const parents = await get('role/' + seg(out[i].role) + '/inherits', { limit: 1000 });
-    for (const { role: r } of parents) {
-      if (!seen.has(r)) {
-        seen.add(r);
-        out.push({ role: r, chain: [...out[i].chain, r] });
-      }
-    }
-  }
-  return out;
-}
-
 // Effective lists a page of the role's effective permissions, and for each
-// the nearest role of its inheritance that is granted it.
+// where it comes from: GET /api/permission/{role}/{name}?explain=true
+// answers with the chain of roles to the one granted it (one request a
+// permission, however deep the inheritance).
 function Effective({ role, tick }) {
   const p = usePaged(async (after) => {
-    const [names, anc] = await Promise.all([
-      get('role_permissions/' + seg(role), { limit: PAGE, after, effective: 'true' }),
-      ancestors(role),
-    ]);
+    const names = await get('role_permissions/' + seg(role), { limit: PAGE, after, effective: 'true' });
     return Promise.all(names.map(async ({ name }) => {
-      for (const a of anc) {
-        const r = await get('permission/' + seg(a.role) + '/' + seg(name));
-        if (r.result) return { name, chain: a.chain };
-      }
-      return { name, chain: [] };
+      const r = await get('permission/' + seg(role) + '/' + seg(name), { explain: 'true' });
+      return { name, chain: r.chain || [] };
     }));
   }, (x) => x.name, [role, tick]);
   return html`<section aria-labelledby="eff-h">

@@ -60,8 +60,8 @@ var oe,v,Ne,$t,M,Te,De,Ie,pe,Z,K,He,he,de,me,yt,te={},ne=[],gt=/acit|ex(?:s|g|n|
       <${Nt} role=${e} tick=${n} changed=${s} />
     </div>
     <${Dt} role=${e} tick=${n} />
-    <${Ht} role=${e} tick=${n} />
-    <${Lt} role=${e} tick=${n} changed=${s} />`}function Ee({id:e,label:t,button:n,add:o,extra:s}){let[r,l]=f(""),c=L();return m`<form class="inline" onSubmit=${i=>{i.preventDefault(),c.run(async()=>{await o(r),l("")})}}>
+    <${It} role=${e} tick=${n} />
+    <${Ht} role=${e} tick=${n} changed=${s} />`}function Ee({id:e,label:t,button:n,add:o,extra:s}){let[r,l]=f(""),c=L();return m`<form class="inline" onSubmit=${i=>{i.preventDefault(),c.run(async()=>{await o(r),l("")})}}>
       <${P} id=${e} label=${t} value=${r} onInput=${l} required />
       ${s}
       <button type="submit" disabled=${c.busy}>${n}</button>
@@ -83,12 +83,12 @@ var oe,v,Ne,$t,M,Te,De,Ie,pe,Z,K,He,he,de,me,yt,te={},ne=[],gt=/acit|ex(?:s|g|n|
     <h2 id="children-h">Roles inheriting from ${e}</h2>
     <${A} p=${n} label="Roles inheriting from it" id="children-list" empty="None." render=${o=>m`
       <li key=${o.role} class="row"><a href=${T("role",o.role)}>${o.role}</a></li>`} />
-  </section>`}async function It(e){let t=[{role:e,chain:[e]}],n=new Set([e]);for(let o=0;o<t.length&&t.length<200;o++){let s=await w("role/"+$(t[o].role)+"/inherits",{limit:1e3});for(let{role:r}of s)n.has(r)||(n.add(r),t.push({role:r,chain:[...t[o].chain,r]}))}return t}function Ht({role:e,tick:t}){let n=x(async o=>{let[s,r]=await Promise.all([w("role_permissions/"+$(e),{limit:E,after:o,effective:"true"}),It(e)]);return Promise.all(s.map(async({name:l})=>{for(let c of r)if((await w("permission/"+$(c.role)+"/"+$(l))).result)return{name:l,chain:c.chain};return{name:l,chain:[]}}))},o=>o.name,[e,t]);return m`<section aria-labelledby="eff-h">
+  </section>`}function It({role:e,tick:t}){let n=x(async o=>{let s=await w("role_permissions/"+$(e),{limit:E,after:o,effective:"true"});return Promise.all(s.map(async({name:r})=>{let l=await w("permission/"+$(e)+"/"+$(r),{explain:"true"});return{name:r,chain:l.chain||[]}}))},o=>o.name,[e,t]);return m`<section aria-labelledby="eff-h">
     <h2 id="eff-h">Effective permissions of ${e}</h2>
     <${A} p=${n} label="Effective permissions" id="effective-list" empty="None, granted or inherited." render=${o=>m`
       <li key=${o.name} class="row"><span class="name">${o.name}</span>
         <span class="src">${o.chain.length<=1?"granted directly":"inherited from "+o.chain[o.chain.length-1]+" ("+o.chain.join(" \u2192 ")+")"}</span></li>`} />
-  </section>`}function Lt({role:e,tick:t,changed:n}){let[o,s]=f(""),[r,l]=f(""),c=x(i=>w("members/"+$(e),{limit:E,after:i,scope:r}),i=>i.user,[e,t,r]),u=i=>"membership/"+$(i)+"/"+$(e);return m`<section aria-labelledby="members-h">
+  </section>`}function Ht({role:e,tick:t,changed:n}){let[o,s]=f(""),[r,l]=f(""),c=x(i=>w("members/"+$(e),{limit:E,after:i,scope:r}),i=>i.user,[e,t,r]),u=i=>"membership/"+$(i)+"/"+$(e);return m`<section aria-labelledby="members-h">
     <h2 id="members-h">Members of ${e}</h2>
     <${Ee} id="member-user" label="User" button="Add member" add=${async i=>{await C("POST",u(i),{query:{scope:o}}),n(i+" is now a member of "+e+(o?" in scope "+o:"")+".")}} extra=${m`<${P} id="member-scope" label="Scope" value=${o} onInput=${s}
       hint="Empty: a global membership, which holds in every scope." />`} />
@@ -172,11 +172,11 @@ var oe,v,Ne,$t,M,Te,De,Ie,pe,Z,K,He,he,de,me,yt,te={},ne=[],gt=/acit|ex(?:s|g|n|
         <${A} p=${i} label="Roles" id="whocan-roles" empty="No role." render=${_=>m`
           <li key=${_.role} class="row"><a href=${T("role",_.role)}>${_.role}</a></li>`} />
       </section>
-    </div>`}`}var Mt=["add_role","del_role","add_permission","del_permission","add_membership","del_membership","add_inheritance","del_inheritance","batch"];function ft(){let[e,t]=f(""),[n,o]=f(""),s=x(r=>w("audit",{limit:E,before:r,action:n}),r=>r.id,[n]);return m`
+    </div>`}`}var Lt=["add_role","del_role","add_permission","del_permission","add_membership","del_membership","add_inheritance","del_inheritance","batch"];function ft(){let[e,t]=f(""),[n,o]=f(""),s=x(r=>w("audit",{limit:E,before:r,action:n}),r=>r.id,[n]);return m`
     <form class="inline" onSubmit=${r=>{r.preventDefault(),o(e.trim())}}>
       <${P} id="audit-action" label="Action" value=${e} onInput=${t} list="audit-actions"
         hint="Empty: every action." />
-      <datalist id="audit-actions">${Mt.map(r=>m`<option value=${r} />`)}</datalist>
+      <datalist id="audit-actions">${Lt.map(r=>m`<option value=${r} />`)}</datalist>
       <button type="submit">Filter</button>
     </form>
     <${U} text=${s.error} />
@@ -196,7 +196,7 @@ var oe,v,Ne,$t,M,Te,De,Ie,pe,Z,K,He,he,de,me,yt,te={},ne=[],gt=/acit|ex(?:s|g|n|
       <button type="button" onClick=${s.prev} disabled=${!s.hasPrev}>Newer</button>
       <span>Page ${s.page}</span>
       <button type="button" onClick=${s.next} disabled=${!s.hasNext}>Older</button>
-    </nav>`}function bt(){let e=location.hash.replace(/^#\/?/,"").split("/").map(t=>{try{return decodeURIComponent(t)}catch{return""}});return{page:e[0]||"roles",arg:e[1]||""}}var Wt=[["roles","Roles"],["members","Members"],["user","Users"],["whocan","Who can"],["audit","Audit log"]];function Ft({onIn:e,reason:t}){let[n,o]=f(""),[s,r]=f(t),[l,c]=f(!1);return m`<main class="signin" id="main">
+    </nav>`}function bt(){let e=location.hash.replace(/^#\/?/,"").split("/").map(t=>{try{return decodeURIComponent(t)}catch{return""}});return{page:e[0]||"roles",arg:e[1]||""}}var Mt=[["roles","Roles"],["members","Members"],["user","Users"],["whocan","Who can"],["audit","Audit log"]];function Wt({onIn:e,reason:t}){let[n,o]=f(""),[s,r]=f(t),[l,c]=f(!1);return m`<main class="signin" id="main">
     <h1>rolegate console</h1>
     <form onSubmit=${async i=>{i.preventDefault(),c(!0),r("");try{await C("GET","roles",{query:{limit:1},key:n.trim()}),Ge(n.trim()),e()}catch(_){r(_.message)}finally{c(!1)}}}>
       <${P} id="client-key" type="password" label="Client key" value=${n} onInput=${o} required
@@ -204,12 +204,12 @@ var oe,v,Ne,$t,M,Te,De,Ie,pe,Z,K,He,he,de,me,yt,te={},ne=[],gt=/acit|ex(?:s|g|n|
       <button type="submit" disabled=${l}>Sign in</button>
     </form>
     <${U} text=${s} id="signin-error" />
-  </main>`}function qt(){let[e,t]=f(!!ve()),[n,o]=f(""),[s,r]=f(bt()),[l,c]=f(""),u=j();if(I(()=>{let d=()=>{r(bt()),c("")};return addEventListener("hashchange",d),Ke(b=>{we(),o(b),t(!1)}),()=>removeEventListener("hashchange",d)},[]),I(()=>{u.current&&u.current.focus()},[s.page,s.arg,e]),!e)return m`<${Ft} reason=${n} onIn=${()=>{o(""),t(!0)}} />`;let i=d=>{location.hash=d},_=c,p,a;switch(s.page){case"role":p="Role "+s.arg,a=m`<${_t} role=${s.arg} notify=${_} />`;break;case"members":p="Members",a=m`<${mt} go=${i} notify=${_} />`;break;case"user":p=s.arg?"User "+s.arg:"Users",a=s.arg?m`<${dt} user=${s.arg} go=${i} />`:m`<${ue} go=${i} />`;break;case"whocan":p=s.arg?"Who can "+s.arg:"Who can",a=m`<${ht} name=${s.arg} go=${i} />`;break;case"audit":p="Audit log",a=m`<${ft} />`;break;default:p="Roles",a=m`<${ut} notify=${_} />`}return document.title=p+" \xB7 rolegate console",m`
+  </main>`}function Ft(){let[e,t]=f(!!ve()),[n,o]=f(""),[s,r]=f(bt()),[l,c]=f(""),u=j();if(I(()=>{let d=()=>{r(bt()),c("")};return addEventListener("hashchange",d),Ke(b=>{we(),o(b),t(!1)}),()=>removeEventListener("hashchange",d)},[]),I(()=>{u.current&&u.current.focus()},[s.page,s.arg,e]),!e)return m`<${Wt} reason=${n} onIn=${()=>{o(""),t(!0)}} />`;let i=d=>{location.hash=d},_=c,p,a;switch(s.page){case"role":p="Role "+s.arg,a=m`<${_t} role=${s.arg} notify=${_} />`;break;case"members":p="Members",a=m`<${mt} go=${i} notify=${_} />`;break;case"user":p=s.arg?"User "+s.arg:"Users",a=s.arg?m`<${dt} user=${s.arg} go=${i} />`:m`<${ue} go=${i} />`;break;case"whocan":p=s.arg?"Who can "+s.arg:"Who can",a=m`<${ht} name=${s.arg} go=${i} />`;break;case"audit":p="Audit log",a=m`<${ft} />`;break;default:p="Roles",a=m`<${ut} notify=${_} />`}return document.title=p+" \xB7 rolegate console",m`
     <a class="skip" href="#main" onClick=${d=>{d.preventDefault(),u.current&&u.current.focus()}}>Skip to content</a>
     <header>
       <span class="brand">rolegate</span>
       <nav aria-label="Console">
-        <ul>${Wt.map(([d,b])=>m`<li><a href=${"#/"+d} aria-current=${s.page===d?"page":void 0}>${b}</a></li>`)}</ul>
+        <ul>${Mt.map(([d,b])=>m`<li><a href=${"#/"+d} aria-current=${s.page===d?"page":void 0}>${b}</a></li>`)}</ul>
       </nav>
       <button type="button" class="signout" onClick=${()=>{we(),t(!1)}}>Sign out</button>
     </header>
@@ -217,4 +217,4 @@ var oe,v,Ne,$t,M,Te,De,Ie,pe,Z,K,He,he,de,me,yt,te={},ne=[],gt=/acit|ex(?:s|g|n|
       <h1 tabindex="-1" ref=${u}>${p}</h1>
       <p id="status" role="status" aria-live="polite">${l}</p>
       ${a}
-    </main>`}ye(m`<${qt} />`,document.getElementById("app"));
+    </main>`}ye(m`<${Ft} />`,document.getElementById("app"));
