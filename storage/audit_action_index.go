@@ -11,7 +11,8 @@ func init() {
 }
 
 // auditRefusalPredicate picks the records of refused requests (their
-// outcome is "refused: <reason>"); PruneAuditBeyond deletes these first.
+// outcome is "refused: <reason>"); the retention over the count bound
+// deletes a client's refusals before its changes.
 const auditRefusalPredicate = "outcome LIKE 'refused:%'"
 
 // auditActionIndexUp adds the index GET /api/audit?action= reads

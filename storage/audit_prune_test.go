@@ -13,9 +13,10 @@ import (
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
-// Over the count bound, refusals go before changes: a stranger's refused
-// requests (newer than every change here) cannot push the changes out of
-// the audit log; changes go, oldest first, once no refusal is left.
+// Over the count bound, within one bucket (here the strangers': records
+// with no client), refusals go before changes: refused requests (newer
+// than every change here) cannot push the changes out of the audit log;
+// changes go, oldest first, once no refusal is left.
 func TestPruneAuditRefusalsFirst(t *testing.T) {
 	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
