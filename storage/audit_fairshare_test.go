@@ -103,10 +103,11 @@ func TestPruneAuditFairShare(t *testing.T) {
 	})
 }
 
-// Refusals of requests without an accepted key, and of keys with no
-// change on record (anybody can make up keys), share one bucket: a flood
-// of them is cut to its share and cannot push out a client's changes; a
-// stranger's flood of changes does not push them out either.
+// Refusals of requests without an accepted key, and the refusals and
+// no-op writes (a delete of nothing) of keys with no change on record
+// (anybody can make up keys), share one bucket: a flood of them is cut to
+// its share and cannot push out a client's changes; a stranger's flood of
+// changes does not push them out either.
 func TestPruneAuditStrangersBucket(t *testing.T) {
 	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
 		l := auditLog{t, db, context.Background()}
@@ -114,11 +115,16 @@ func TestPruneAuditStrangersBucket(t *testing.T) {
 			l.insert("a", "created", fmt.Sprintf("a-%04d", i))
 		}
 		for i := range 80 {
-			client := "" // no key
-			if i%2 == 1 {
+			client, outcome := "", "refused: client key is not accepted" // no key
+			switch i % 4 {
+			case 1:
 				client = fmt.Sprintf("made-up-%d", i) // a key of its own, refused
+				outcome = "refused: invalid name"
+			case 3:
+				client = fmt.Sprintf("made-up-%d", i) // a key that deletes nothing
+				outcome = "absent"
 			}
-			l.insert(client, "refused: client key is not accepted", fmt.Sprintf("s-%04d", i))
+			l.insert(client, outcome, fmt.Sprintf("s-%04d", i))
 		}
 		for i := range 200 {
 			l.insert("b", "created", fmt.Sprintf("b-%04d", i))
@@ -170,17 +176,19 @@ func TestPruneAuditPlanIdempotent(t *testing.T) {
 }
 
 // The plan counts and deletes through the partial indexes, not by reading
-// the table.
+// the table. SQLite only: PostgreSQL picks by cost, and on a table this
+// small any index is as cheap (TestPruneAuditFairShare1M times it at
+// 1,000,000 records).
 func TestPruneAuditFairShareIndexes(t *testing.T) {
-	storagetest.ForEachDB(t, func(t *testing.T, db *bun.DB) {
-		for q, index := range map[string]string{
-			`SELECT client, COUNT(*) FROM rolegate_audit WHERE outcome NOT LIKE 'refused:%' GROUP BY client`:                 "rolegate_audit_changes_by_client",
-			`SELECT id FROM rolegate_audit WHERE client = 'x' AND outcome LIKE 'refused:%' AND id <= 5 ORDER BY id LIMIT 10`: "rolegate_audit_refusals_by_client",
-			`SELECT id FROM rolegate_audit WHERE client = 'x' AND outcome NOT LIKE 'refused:%' AND id <= 5 ORDER BY id`:      "rolegate_audit_changes_by_client",
-		} {
-			if plan := explain(t, db, q); !strings.Contains(plan, index) {
-				t.Errorf("%s: the plan does not use %s:\n%s", q, index, plan)
-			}
+	db := storagetest.OpenTarget(t, storagetest.SQLite(t))
+	for q, index := range map[string]string{
+		`SELECT client, COUNT(*) FROM rolegate_audit WHERE outcome IN ('created', 'deleted') GROUP BY client`:                         "rolegate_audit_changes_by_client",
+		`SELECT id FROM rolegate_audit WHERE client = 'x' AND outcome NOT IN ('created', 'deleted') AND id <= 5 ORDER BY id LIMIT 10`: "rolegate_audit_others_by_client",
+		`SELECT id FROM rolegate_audit WHERE client = 'x' AND outcome IN ('created', 'deleted') AND id <= 5 ORDER BY id`:              "rolegate_audit_changes_by_client",
+		`SELECT id FROM rolegate_audit WHERE outcome NOT IN ('created', 'deleted') AND id <= 5 ORDER BY id LIMIT 10`:                  "rolegate_audit_others",
+	} {
+		if plan := explain(t, db, q); !strings.Contains(plan, index) {
+			t.Errorf("%s: the plan does not use %s:\n%s", q, index, plan)
 		}
-	})
+	}
 }
