@@ -20,6 +20,9 @@ func auditFairShareUp(ctx context.Context, db *bun.DB) error {
 		`CREATE INDEX IF NOT EXISTS rolegate_audit_changes_by_client ON rolegate_audit (client, id) WHERE ` + auditChangePredicate,
 		`CREATE INDEX IF NOT EXISTS rolegate_audit_others_by_client ON rolegate_audit (client, id) WHERE ` + auditOtherPredicate,
 		`CREATE INDEX IF NOT EXISTS rolegate_audit_others ON rolegate_audit (id) WHERE ` + auditOtherPredicate,
+		// The refusals of every client, oldest first: what the retention
+		// deleted first before it shared the bound; nothing reads it now.
+		`DROP INDEX IF EXISTS rolegate_audit_refusals`,
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return err
@@ -29,7 +32,12 @@ func auditFairShareUp(ctx context.Context, db *bun.DB) error {
 }
 
 func auditFairShareDown(ctx context.Context, db *bun.DB) error {
-	for _, q := range []string{"DROP INDEX IF EXISTS rolegate_audit_changes_by_client", "DROP INDEX IF EXISTS rolegate_audit_others_by_client", "DROP INDEX IF EXISTS rolegate_audit_others"} {
+	for _, q := range []string{
+		"DROP INDEX IF EXISTS rolegate_audit_changes_by_client",
+		"DROP INDEX IF EXISTS rolegate_audit_others_by_client",
+		"DROP INDEX IF EXISTS rolegate_audit_others",
+		`CREATE INDEX IF NOT EXISTS rolegate_audit_refusals ON rolegate_audit (id) WHERE ` + auditRefusalPredicate,
+	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return err
 		}
