@@ -190,3 +190,91 @@ func TestRotationWhileServing(t *testing.T) {
 		}
 	})
 }
+
+// TestRotationResumedAfterDeadHolder: a lease left by a process that died
+// mid-pass keeps the pass from running until it expires; the serving
+// replica's periodic try then takes it and finishes, while writers add
+// and delete memberships the whole time. Afterwards every row is in one
+// form, with no twins, and the writers' last word holds.
+func TestRotationResumedAfterDeadHolder(t *testing.T) {
+	old := rotationRetry
+	rotationRetry = 100 * time.Millisecond
+	t.Cleanup(func() { rotationRetry = old })
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		const users = 2500
+		loadPlain(t, target, key, users)
+		az0 := openTarget(t, target, encrypted(testPassphrase))
+		expiry := time.Now().Add(time.Second).UnixMilli()
+		if err := setSetting(ctx, az0.db, settingRotationLease, "deadbeef/"+strconv.FormatInt(expiry, 10)); err != nil {
+			t.Fatal(err)
+		}
+		az0.Close()
+
+		az := openTarget(t, target, rotateTo)
+		c := mustClient(t, az, key)
+		if check, _, _ := storage.GetSetting(ctx, az.db, settingCipherCheck); check == az.cipher.CheckValue() {
+			t.Fatal("the pass ran under another holder's lease")
+		}
+		// Writers: each owns users; the last op per user is remembered.
+		stop := make(chan struct{})
+		type result struct{ present map[string]bool }
+		results := make(chan result, 4)
+		for w := range 4 {
+			go func() {
+				present := map[string]bool{}
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						results <- result{present}
+						return
+					default:
+					}
+					u := "user-" + strconv.Itoa(w+4*(i%200)) // existing users
+					if i%3 == 0 {
+						u = "w" + strconv.Itoa(w) + "-" + strconv.Itoa(i%50) // new ones
+					}
+					var err error
+					if i%2 == 0 {
+						_, err = c.DelMembership(ctx, u, "editor")
+						present[u] = false
+					} else {
+						_, err = c.AddMembership(ctx, u, "editor")
+						present[u] = true
+					}
+					if err != nil {
+						t.Errorf("write during the rotation: %v", err)
+						results <- result{present}
+						return
+					}
+				}
+			}()
+		}
+		waitRotated(t, az)
+		close(stop)
+		want := map[string]bool{}
+		for range 4 {
+			for u, p := range (<-results).present {
+				want[u] = p
+			}
+		}
+		c.cache.Flush()
+		for u, p := range want {
+			expect(t, "after: "+u, p)(c.HasMembership(ctx, u, "editor"))
+		}
+		ns := c.scope.NS
+		gen := "/e" + strconv.Itoa(az.generation) + "/"
+		if all, n := countMemberships(t, az, ns, ""), countMemberships(t, az, ns, gen); all != n {
+			t.Fatalf("after the pass: %d memberships, %d under the new key", all, n)
+		}
+		members, err := c.GetRoleMembers(ctx, "editor")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all := countMemberships(t, az, ns, ""); len(members) != all {
+			t.Fatalf("members %d, rows %d: twins left", len(members), all)
+		}
+		az.Close()
+	})
+}
