@@ -161,6 +161,10 @@ func TestRotationWhileServing(t *testing.T) {
 		expect(t, "replica: deleted", false)(c2.UserHasPermission(ctx, "user-7", plainMarkPerm))
 		expect(t, "replica: last", true)(c2.UserHasPermission(ctx, "user-"+strconv.Itoa(users-1), plainMarkPerm))
 		az2.Close()
+		// The new key alone cannot read the rows not yet rotated: refused.
+		if _, err := Open(ctx, func() Config { c := configFor(target); encrypted(rotatedPass)(&c); return c }()); err == nil {
+			t.Fatal("the new key alone opened a store mid-rotation")
+		}
 
 		// Close mid-pass; the next start resumes and finishes.
 		az1.Close()
