@@ -533,8 +533,10 @@ func (az *Authz) auditOwners(ctx context.Context, db bun.IDB) (map[string]string
 	return out, nil
 }
 
-// rotatingCodec reads values under the new key or the previous one while a
-// rotation runs; lookups match both stored forms, writes use the new key.
+// rotatingCodec reads values under the new key or the previous one in a
+// process that started with both keys on a store being rotated (until it
+// restarts, also after the background pass ends); lookups match both
+// stored forms, writes use the new key.
 type rotatingCodec struct{ cur, prev *memoCodec }
 
 var _ storage.FormsCodec = rotatingCodec{}
