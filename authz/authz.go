@@ -38,8 +38,10 @@ type Authz struct {
 	cipher     *cipher.Cipher // nil when encryption is off
 	generation int            // the key generation of cipher's values
 	// previous is the key being rotated away from (with the generation of
-	// its values; 0 for format 1), set only while the rotation pass runs:
-	// clients then read values under either key.
+	// its values; 0 for format 1), set when Open finds a rotation to do or
+	// under way: clients then read values under either key and look up
+	// both stored forms, until a restart with the new key alone (also
+	// after the background pass has ended).
 	previous    *cipher.Cipher
 	previousGen int
 	auditKey    []byte // keys the client fingerprints in audit records

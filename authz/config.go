@@ -59,8 +59,10 @@ type Config struct {
 	EncryptionKey string
 	// EncryptionKeyPrevious (AUTH_ENCRYPTION_KEY_PREVIOUS) is the key being
 	// rotated away from: a store still under it is re-encrypted under
-	// EncryptionKey at Open (resumably), after which the key check value
-	// is EncryptionKey's and this setting can go. Empty: no rotation.
+	// EncryptionKey in the background after Open returns (resumably, by one
+	// process at a time), while the process serves with both keys; then
+	// the key check value is EncryptionKey's and this setting can go.
+	// Empty: no rotation.
 	EncryptionKeyPrevious string
 	// EncryptDescriptions also encrypts role descriptions (false).
 	// AUTH_ENCRYPT_DESCRIPTIONS.

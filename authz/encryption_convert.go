@@ -29,12 +29,26 @@ const (
 // conversion or rotation; an error stops the pass there, as a crash would.
 var reencodeHook func(az *Authz, batch int) error
 
+// The rotation lease (storage.TryLease): one process runs the rotation
+// pass at a time. The holder renews it after every batch; a process
+// serving with both keys tries to take it every rotationRetry, so a pass
+// whose process died resumes within rotationLeaseTTL plus that.
+const (
+	settingRotationLease = "cipher_rotation_lease"
+	rotationLeaseTTL     = time.Minute
+)
+
+var rotationRetry = 10 * time.Second // a variable for tests
+
 // initEncryption derives the keys and brings the store to the current
-// format under AUTH_ENCRYPTION_KEY: it converts plain names and values of
-// the earlier, unbound format, and re-encrypts values under
-// AUTH_ENCRYPTION_KEY_PREVIOUS (a key rotation), in one resumable pass
-// under the migration lock. A start with a key the store is not (and is
-// not being moved to) under is refused.
+// format under AUTH_ENCRYPTION_KEY. It converts plain names and values of
+// the earlier, unbound format in one resumable pass under the migration
+// lock, before Open returns. A rotation (the store under
+// AUTH_ENCRYPTION_KEY_PREVIOUS, or being moved from it) only records the
+// new key for writers under the migration lock; the pass itself runs in
+// the background (startRotation) while this process serves with both
+// keys. A start with a key the store is not (and is not being moved to)
+// under is refused.
 func (az *Authz) initEncryption(ctx context.Context) error {
 	c, err := az.openCipher(ctx, az.cfg.EncryptionKey)
 	if err != nil {
@@ -50,9 +64,43 @@ func (az *Authz) initEncryption(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if !st.done(c) {
+	switch {
+	case st.done(c):
+		if prev != nil && prev.CheckValue() != c.CheckValue() {
+			az.log.Info("encryption: the store is under AUTH_ENCRYPTION_KEY; AUTH_ENCRYPTION_KEY_PREVIOUS is no longer needed")
+		}
+	case st.rotating(c):
+		var p *reencodePlan
+		err := storage.WithMigrationLock(ctx, az.db, nil, func(ctx context.Context, db bun.IDB) (bool, error) {
+			var err error
+			if p, err = az.prepareReencode(ctx, db, c, prev, true); err != nil || p == nil {
+				return false, err
+			}
+			// The session secret moves now: the login service opens it
+			// with the new key.
+			return false, loginx.ResealSecret(ctx, db, p.source, c)
+		})
+		if err != nil {
+			return fmt.Errorf("authz: encryption: %w", err)
+		}
+		if p != nil && p.rotating {
+			// Clients read values under either key (and look up both
+			// stored forms) from here on, also after the pass ends, until
+			// a restart with the new key alone.
+			az.cipher, az.generation, az.previous, az.previousGen = c, p.target, p.source, p.sourceGen
+			az.startRotation(c, prev)
+			return nil
+		}
+		if st, err = readCipherState(ctx, az.db, c, prev); err != nil {
+			return err
+		}
+	default:
 		err := storage.WithMigrationLock(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
-			return az.reencode(ctx, db, c, prev)
+			p, err := az.prepareReencode(ctx, db, c, prev, true)
+			if err != nil || p == nil {
+				return false, err
+			}
+			return az.runReencode(ctx, db, c, p, nil)
 		})
 		if err != nil {
 			return fmt.Errorf("authz: encryption: %w", err)
@@ -60,11 +108,177 @@ func (az *Authz) initEncryption(ctx context.Context) error {
 		if st, err = readCipherState(ctx, az.db, c, prev); err != nil {
 			return err
 		}
-	} else if prev != nil && prev.CheckValue() != c.CheckValue() {
-		az.log.Info("encryption: the store is under AUTH_ENCRYPTION_KEY; AUTH_ENCRYPTION_KEY_PREVIOUS is no longer needed")
 	}
 	az.cipher, az.generation = c, st.generation
 	return nil
+}
+
+// startRotation runs the rotation pass in the background: it takes the
+// rotation lease (trying again every rotationRetry while another process
+// has it, or after a pass that failed), runs the resumable pass, and
+// stops once the store is under c. Close stops it between batches; the
+// next start (or another replica's next try) resumes it.
+func (az *Authz) startRotation(c, prev *cipher.Cipher) {
+	holder, err := randomHex()
+	if err != nil {
+		az.log.Error("encryption: rotation: " + err.Error())
+		return
+	}
+	holder = holder[:16]
+	az.goBackground(func(ctx context.Context) {
+		for first := true; ; first = false {
+			done, err := az.tryRotation(ctx, c, prev, holder)
+			switch {
+			case done || ctx.Err() != nil:
+				return
+			case err != nil:
+				az.log.Warn("encryption: rotation pass stopped; it resumes at the next try", "err", err.Error(),
+					"retry_in", rotationRetry.String())
+			case first:
+				az.log.Info("encryption: another process is rotating the key; serving with both keys meanwhile")
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(rotationRetry):
+			}
+		}
+	})
+}
+
+// tryRotation runs the rotation pass if the store still needs it and the
+// lease is free. It reports whether the store is under c.
+func (az *Authz) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder string) (bool, error) {
+	st, err := readCipherState(ctx, az.db, c, prev)
+	if err != nil || st.done(c) {
+		return err == nil, err
+	}
+	ok, err := storage.TryLease(ctx, az.db, settingRotationLease, holder, rotationLeaseTTL)
+	if err != nil || !ok {
+		return false, err
+	}
+	defer func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = storage.ReleaseLease(uctx, az.db, settingRotationLease, holder)
+	}()
+	renew := func() error {
+		switch ok, err := storage.TryLease(ctx, az.db, settingRotationLease, holder, rotationLeaseTTL); {
+		case err != nil:
+			return err
+		case !ok:
+			return errors.New("the rotation lease was lost to another process")
+		}
+		return nil
+	}
+	done := false
+	err = storage.WithCleanRewrite(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+		p, err := az.prepareReencode(ctx, db, c, prev, false)
+		if err != nil || p == nil {
+			done = err == nil
+			return false, err
+		}
+		changed, err := az.runReencode(ctx, db, c, p, renew)
+		done = err == nil
+		if err == nil && changed {
+			err = renew() // before the tables are rebuilt
+		}
+		return changed, err
+	})
+	return done && err == nil, err
+}
+
+// reencodePlan is what a conversion or rotation pass does: from the
+// values under source (generation sourceGen) to c at target.
+type reencodePlan struct {
+	source            *cipher.Cipher
+	target, sourceGen int
+	rotating          bool
+}
+
+// prepareReencode reads the state (another process may have finished the
+// pass meanwhile: nil, nil) and plans the pass. With record, it records
+// the key writers must use and waits for the writes already past that
+// check (the caller holds the migration lock).
+func (az *Authz) prepareReencode(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher, record bool) (*reencodePlan, error) {
+	st, err := readCipherState(ctx, db, c, prev)
+	if err != nil || st.done(c) {
+		return nil, err
+	}
+	// The key the store's values are under now: c (a plain store, one of
+	// the unbound format, or a pass resumed), or prev (a rotation).
+	p := &reencodePlan{source: c, sourceGen: st.generation, rotating: st.rotating(c)}
+	if p.rotating {
+		p.source = prev
+	}
+	p.target = st.target(c, p.rotating)
+	if !record {
+		return p, nil
+	}
+	// From here on, writers without c are refused (storage.RecordChange).
+	if err := setSetting(ctx, db, storage.SettingCipherWriter, writerValue(c, p.target)); err != nil {
+		return nil, err
+	}
+	return p, storage.WaitForWriters(ctx, db)
+}
+
+// runReencode runs the pass p planned and, when it completes, moves the
+// key check value, the generation and the format to c. It reports
+// whether anything was rewritten. renew, when set, runs after each batch
+// (the rotation lease).
+func (az *Authz) runReencode(ctx context.Context, db bun.IDB, c *cipher.Cipher, p *reencodePlan, renew func() error) (bool, error) {
+	what, how := "converting plain and unbound values", " under the migration lock"
+	if p.rotating {
+		what, how = "re-encrypting under the new key (rotation)", " in the background, serving with both keys"
+	}
+	az.log.Info("encryption: "+what+how, "batch_rows", 1000, "generation", p.target)
+	start := time.Now()
+	r := &recoder{c: c, source: p.source, target: p.target, sourceGen: p.sourceGen, descriptions: az.cfg.EncryptDescriptions,
+		cur: map[string]*cipher.ClientCipher{}, old: map[string]*cipher.ClientCipher{}, v1: map[string]*cipher.ClientCipher{}}
+	var err error
+	if r.owners, err = az.auditOwners(ctx, db); err != nil {
+		return false, err
+	}
+	marker := c.ForColumn([]byte("rolegate/reencode"), "progress", p.target)
+	n, err := storage.Reencode(ctx, db, storage.ReencodeOptions{
+		Task:   "generation:" + strconv.Itoa(p.target),
+		Seal:   marker.Encrypt,
+		Unseal: marker.Decrypt,
+		Done:   cipher.GenerationPrefix(p.target),
+		Recode: r.recode,
+		Log:    az.log.Info,
+		AfterBatch: func(batch int) error {
+			if renew != nil {
+				if err := renew(); err != nil {
+					return err
+				}
+			}
+			if reencodeHook != nil {
+				return reencodeHook(az, batch)
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return false, err
+	}
+	if p.rotating {
+		if err := loginx.ResealSecret(ctx, db, p.source, c); err != nil {
+			return false, err
+		}
+	}
+	// Done: the key check value moves to c, with its generation, and the
+	// format is current.
+	for _, kv := range [][2]string{{settingCipherCheck, c.CheckValue()}, {settingCipherGeneration, strconv.Itoa(p.target)},
+		{settingCipherFormat, cipherFormat}} {
+		if err := setSetting(ctx, db, kv[0], kv[1]); err != nil {
+			return false, err
+		}
+	}
+	secs := time.Since(start).Seconds()
+	az.log.Info("encryption: "+what+" done", "rows_changed", n, "seconds", fmt.Sprintf("%.2f", secs),
+		"rows_per_second", int64(float64(n)/max(secs, 1e-9)))
+	return n > 0, nil
 }
 
 // Settings of the store's encryption state, beside settingCipherCheck.
@@ -127,6 +341,13 @@ func (st cipherState) done(c *cipher.Cipher) bool {
 		st.generation >= cipher.FirstGeneration && st.writer == writerValue(c, st.generation)
 }
 
+// rotating: the store is under another key than c (a rotation to c, or
+// one cut off, which readCipherState only lets through with the previous
+// key).
+func (st cipherState) rotating(c *cipher.Cipher) bool {
+	return st.check != "" && !hmac.Equal([]byte(st.check), []byte(c.CheckValue()))
+}
+
 // target is the generation a pass to c writes: the one a pass cut off was
 // writing, the next after the previous key's in a rotation, or the first.
 func (st cipherState) target(c *cipher.Cipher, rotating bool) int {
@@ -139,90 +360,6 @@ func (st cipherState) target(c *cipher.Cipher, rotating bool) int {
 		return max(st.generation+1, cipher.FirstGeneration)
 	}
 	return max(st.generation, cipher.FirstGeneration)
-}
-
-// reencode runs the conversion or rotation pass, holding the migration
-// lock: another replica may have finished it meanwhile. It reports whether
-// anything was rewritten.
-func (az *Authz) reencode(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher) (bool, error) {
-	st, err := readCipherState(ctx, db, c, prev)
-	if err != nil || st.done(c) {
-		return false, err
-	}
-	// The key the store's values are under now: c (a plain store, one of
-	// the unbound format, or a pass resumed), or prev (a rotation).
-	source := c
-	rotating := st.check != "" && !hmac.Equal([]byte(st.check), []byte(c.CheckValue()))
-	if rotating {
-		source = prev
-	}
-	target := st.target(c, rotating)
-	// From here on, writers without c are refused (storage.RecordChange).
-	if err := setSetting(ctx, db, storage.SettingCipherWriter, writerValue(c, target)); err != nil {
-		return false, err
-	}
-	if err := storage.WaitForWriters(ctx, db); err != nil {
-		return false, err
-	}
-	what := "converting plain and unbound values"
-	if rotating {
-		what = "re-encrypting under the new key (rotation)"
-	}
-	az.log.Info("encryption: "+what+" under the migration lock", "batch_rows", 1000, "generation", target)
-	start := time.Now()
-	r := &recoder{c: c, source: source, target: target, sourceGen: st.generation, descriptions: az.cfg.EncryptDescriptions,
-		cur: map[string]*cipher.ClientCipher{}, old: map[string]*cipher.ClientCipher{}, v1: map[string]*cipher.ClientCipher{}}
-	if r.owners, err = az.auditOwners(ctx, db); err != nil {
-		return false, err
-	}
-	if rotating {
-		// Clients made while the pass runs read values under either key;
-		// they are dropped when it ends, so later ones use one form.
-		az.cipher, az.generation, az.previous, az.previousGen = c, target, source, st.generation
-		defer func() {
-			az.previous = nil
-			az.clients.Range(func(k string, cl *Client) bool {
-				cl.drop()
-				az.clients.Delete(k)
-				return true
-			})
-		}()
-	}
-	marker := c.ForColumn([]byte("rolegate/reencode"), "progress", target)
-	n, err := storage.Reencode(ctx, db, storage.ReencodeOptions{
-		Task:   "generation:" + strconv.Itoa(target),
-		Seal:   marker.Encrypt,
-		Unseal: marker.Decrypt,
-		Done:   cipher.GenerationPrefix(target),
-		Recode: r.recode,
-		Log:    az.log.Info,
-		AfterBatch: func(batch int) error {
-			if reencodeHook != nil {
-				return reencodeHook(az, batch)
-			}
-			return nil
-		},
-	})
-	if err != nil {
-		return false, err
-	}
-	if rotating {
-		if err := loginx.ResealSecret(ctx, db, source, c); err != nil {
-			return false, err
-		}
-	}
-	// Done: the key check value moves to c, with its generation, and the
-	// format is current.
-	for _, kv := range [][2]string{{settingCipherCheck, c.CheckValue()}, {settingCipherGeneration, strconv.Itoa(target)},
-		{settingCipherFormat, cipherFormat}} {
-		if err := setSetting(ctx, db, kv[0], kv[1]); err != nil {
-			return false, err
-		}
-	}
-	secs := time.Since(start).Seconds()
-	az.log.Info("encryption: "+what+" done", "rows_changed", n, "seconds", fmt.Sprintf("%.2f", secs),
-		"rows_per_second", int64(float64(n)/max(secs, 1e-9)))
-	return n > 0, nil
 }
 
 func setSetting(ctx context.Context, db bun.IDB, key, value string) error {
@@ -396,8 +533,10 @@ func (az *Authz) auditOwners(ctx context.Context, db bun.IDB) (map[string]string
 	return out, nil
 }
 
-// rotatingCodec reads values under the new key or the previous one while a
-// rotation runs; lookups match both stored forms, writes use the new key.
+// rotatingCodec reads values under the new key or the previous one in a
+// process that started with both keys on a store being rotated (until it
+// restarts, also after the background pass ends); lookups match both
+// stored forms, writes use the new key.
 type rotatingCodec struct{ cur, prev *memoCodec }
 
 var _ storage.FormsCodec = rotatingCodec{}

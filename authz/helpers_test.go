@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -38,6 +39,15 @@ func openTarget(t testing.TB, target storagetest.Target, mod func(*Config)) *Aut
 	}
 	t.Cleanup(func() { az.Close() })
 	return az
+}
+
+// freshTarget is a new, empty target of the same kind as target.
+func freshTarget(t *testing.T, target storagetest.Target) storagetest.Target {
+	t.Helper()
+	if target.Config.Type == storage.TypePostgreSQL {
+		return storagetest.PostgreSQL(t)
+	}
+	return storagetest.SQLite(t)
 }
 
 // forEachStore runs fn on SQLite and PostgreSQL, each with a fresh store.

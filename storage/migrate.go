@@ -196,16 +196,7 @@ func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(
 				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 			}
 		}()
-		changed, err := fn(ctx, db)
-		if err != nil || !changed {
-			return err
-		}
-		for _, t := range clean {
-			if _, err := db.ExecContext(ctx, "VACUUM (FULL) "+t); err != nil {
-				return Classify(err)
-			}
-		}
-		return nil
+		return WithCleanRewrite(ctx, db, clean, fn)
 	}
 	m := migrate.NewMigrator(db, migrations,
 		migrate.WithTableName(migrationsTable),
@@ -230,6 +221,30 @@ func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(
 		defer cancel()
 		_ = m.Unlock(uctx)
 	}()
+	return WithCleanRewrite(ctx, db, clean, fn)
+}
+
+// WithCleanRewrite runs fn, which rewrites values, so that the old values
+// do not linger in the database files (the cleaning WithMigrationLock
+// does, without its lock: the caller keeps others out of fn by other
+// means, e.g. a lease). On SQLite fn gets a connection of its own with
+// secure_delete on, and afterwards the file is vacuumed and the WAL
+// checkpointed and truncated. On PostgreSQL fn gets db, and the tables in
+// clean are rebuilt with VACUUM (FULL) when fn reports a change (each
+// rebuild locks its table while it runs).
+func WithCleanRewrite(ctx context.Context, db *bun.DB, clean []string, fn func(ctx context.Context, db bun.IDB) (bool, error)) error {
+	if IsPostgres(db) {
+		changed, err := fn(ctx, db)
+		if err != nil || !changed {
+			return err
+		}
+		for _, t := range clean {
+			if _, err := db.ExecContext(ctx, "VACUUM (FULL) "+t); err != nil {
+				return Classify(err)
+			}
+		}
+		return nil
+	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return Classify(err)

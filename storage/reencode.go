@@ -99,7 +99,8 @@ type reencodeMarker struct {
 // marker, skipping values that already start with opt.Done; a value whose
 // new form collides with an existing row (a plain name and its encrypted
 // twin, from the mixed mode of earlier versions) is deleted, the twin
-// kept. After the ordered pass, a sweep from the start finds anything
+// kept (a batch that meets a twin made by a concurrent writer after it
+// read the row rolls back and runs again). After the ordered pass, a sweep from the start finds anything
 // added behind it in the old form (the caller has already made such writes
 // fail, see WaitForWriters; the sweep is a second net); the pass ends when
 // a sweep changes nothing. It returns the rows changed.
@@ -145,6 +146,14 @@ func Reencode(ctx context.Context, db bun.IDB, opt ReencodeOptions) (int64, erro
 			}
 			for {
 				n, changed, after, err := reencodeBatch(ctx, db, col, opt, m)
+				for try := 0; try < 5 && isUniqueViolation(err); try++ {
+					// A writer under the new key made the new form's twin
+					// of a row of the batch after the batch read it (a
+					// rotation while serving): the batch rolled back; run
+					// again, it sees the twin and deletes the old row.
+					time.Sleep(time.Duration(10<<try) * time.Millisecond)
+					n, changed, after, err = reencodeBatch(ctx, db, col, opt, m)
+				}
 				if err != nil {
 					return total, fmt.Errorf("storage: re-encrypting %s.%s: %w", col.table, col.col, err)
 				}

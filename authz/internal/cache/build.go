@@ -17,6 +17,12 @@ func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
 		epoch := c.userEpoch.Load()
 		var err error
 		u, err = c.userFlights.do(ctx, user, epoch, func() (*userEntry, error) {
+			// A build that ended between our miss and taking the flight
+			// has published the entry: use it rather than read again. (An
+			// invalidation since would have removed it.)
+			if u, ok := c.users.Load(user); ok {
+				return u, nil
+			}
 			return c.buildUser(ctx, user, epoch)
 		})
 		if err != nil {
@@ -135,6 +141,10 @@ func (c *Cache) role(ctx context.Context, name string) (*roleEntry, error) {
 	}
 	epoch := c.roleEpoch.Load()
 	return c.roleFlights.do(ctx, name, epoch, func() (*roleEntry, error) {
+		// As for users: a build that ended since our miss.
+		if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
+			return r, nil
+		}
 		return c.buildRole(ctx, name, epoch)
 	})
 }
