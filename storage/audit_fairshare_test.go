@@ -192,3 +192,41 @@ func TestPruneAuditFairShareIndexes(t *testing.T) {
 		}
 	}
 }
+
+// The fair level: buckets at or below it lose nothing, those above keep
+// the level, and what is left of keep goes one record each to the
+// smallest above it; exactly keep records remain.
+func TestFairCuts(t *testing.T) {
+	for _, tc := range []struct {
+		sizes []int64
+		keep  int64
+		want  string
+	}{
+		{[]int64{5, 10}, 20, "[0 0]"},            // under the bound
+		{[]int64{5, 300}, 100, "[0 205]"},        // only the big one
+		{[]int64{80, 5, 200}, 100, "[32 0 153]"}, // level 47, the 1 left to 80
+		{[]int64{50, 50, 50}, 100, "[16 17 17]"}, // level 33, 1 left: the first
+		{[]int64{1, 1, 1, 1}, 2, "[0 0 1 1]"},    // level 0, 2 left
+		{[]int64{1000, 1000, 1000}, 0, "[1000 1000 1000]"},
+		{nil, 10, "[]"},
+	} {
+		cuts := storage.FairCuts(tc.sizes, tc.keep)
+		if got := fmt.Sprint(cuts); got != tc.want {
+			t.Errorf("FairCuts(%v, %d) = %s, want %s", tc.sizes, tc.keep, got, tc.want)
+		}
+		var kept int64
+		for i, n := range tc.sizes {
+			kept += n - cuts[i]
+		}
+		if total := kept; tc.sizes != nil && total != min(tc.keep, sum(tc.sizes)) {
+			t.Errorf("FairCuts(%v, %d) keeps %d", tc.sizes, tc.keep, total)
+		}
+	}
+}
+
+func sum(xs []int64) (s int64) {
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
