@@ -57,12 +57,59 @@ func TestAuditRetention(t *testing.T) {
 			}
 		}
 		waitFor(t, "the count bound", func() bool { return countAll(t, az, "rolegate_audit") == 10 })
+		// The bound is shared fairly: the 3 fresh records with no client
+		// stay, and the client's newest 7.
 		var newest []string
 		if err := az.db.NewRaw("SELECT resource FROM rolegate_audit ORDER BY id").Scan(ctx, &newest); err != nil {
 			t.Fatal(err)
 		}
-		if len(newest) != 10 || newest[9] != "role:r"+strings.Repeat("x", 24) || newest[0] != "role:r"+strings.Repeat("x", 15) {
-			t.Errorf("kept %v, want the 10 newest changes", newest)
+		noClient, err := storage.ListAudit(ctx, az.db, "", 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(newest) != 10 || newest[9] != "role:r"+strings.Repeat("x", 24) || newest[3] != "role:r"+strings.Repeat("x", 18) ||
+			len(noClient) != 3 {
+			t.Errorf("kept %v, want the 3 fresh records with no client and the client's newest 7", newest)
+		}
+	})
+}
+
+// In open mode a stranger's own writes (add/delete pairs stay within the
+// row quota) each add an audit record; over AuditMaxRecords the stranger
+// loses its own oldest records, and another client's few stay, however
+// old.
+func TestAuditRetentionFairShare(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		az := openTarget(t, target, func(c *Config) {
+			c.AuditMaxRecords = 30
+			c.auditPruneEvery = 20 * time.Millisecond
+		})
+		if !az.open() {
+			t.Fatal("want open mode")
+		}
+		aKey, bKey := newKey(), newKey()
+		a, b := mustClient(t, az, aKey), mustClient(t, az, bKey)
+		for _, r := range []string{"r1", "r2", "r3"} {
+			if _, err := a.AddRole(ctx, r, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 100 {
+			if _, err := b.AddRole(ctx, "churn", ""); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.DelRole(ctx, "churn"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitFor(t, "the count bound", func() bool { return countAll(t, az, "rolegate_audit") <= 30 })
+		if recs := auditOf(t, az, aKey); len(recs) != 3 {
+			t.Errorf("client A kept %d of its 3 records", len(recs))
+		}
+		recs := auditOf(t, az, bKey)
+		if len(recs) != 27 || recs[0].Action != "del_role" {
+			t.Errorf("stranger B kept %d records (newest %+v), want its newest 27", len(recs), recs[0])
 		}
 	})
 }

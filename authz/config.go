@@ -111,10 +111,12 @@ type Config struct {
 	// deleted in the background. 0 means the default (90 days, 2160h).
 	// AUTH_AUDIT_RETENTION, a Go duration.
 	AuditRetention time.Duration
-	// AuditMaxRecords bounds the audit records kept; beyond it the oldest
-	// refusals are deleted in the background, then, when no refusal is
-	// left, the oldest changes. 0 means the default (1000000).
-	// AUTH_AUDIT_MAX_RECORDS.
+	// AuditMaxRecords bounds the audit records kept; beyond it records are
+	// deleted in the background, shared fairly between clients: the
+	// clients holding the most lose their oldest (refusals and no-op
+	// writes before changes), and a client at or below the fair share
+	// loses none (see storage.PlanAuditPrune). 0 means the default
+	// (1000000). AUTH_AUDIT_MAX_RECORDS.
 	AuditMaxRecords int
 	// TrustedProxies are the IP addresses and CIDR ranges of the reverse
 	// proxies in front of the app. X-Forwarded-For and X-Real-IP are

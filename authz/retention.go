@@ -11,7 +11,8 @@ import (
 const defaultAuditPruneEvery = 10 * time.Minute
 
 // startAuditRetention deletes, in the background, audit records older
-// than AuditRetention and the oldest beyond AuditMaxRecords: once at
+// than AuditRetention and, beyond AuditMaxRecords, the oldest of the
+// clients holding the most: once at
 // Open, then every auditPruneEvery, until Close. Every replica does it;
 // the deletes are idempotent, so they only share the work.
 func (az *Authz) startAuditRetention() {
@@ -33,27 +34,42 @@ func (az *Authz) startAuditRetention() {
 // (one at a time on SQLite) never wait long behind it.
 func (az *Authz) pruneAudit(ctx context.Context) {
 	var deleted int64
-	batches := func(prune func(context.Context) (int64, error)) {
+	warn := func(err error) {
+		if ctx.Err() == nil {
+			az.log.Warn("audit retention: records not deleted", "error", err)
+		}
+	}
+	batches := func(prune func(context.Context) (int64, error), more func(n int64) bool) {
 		for ctx.Err() == nil {
 			n, err := az.pruneBatch(ctx, prune)
 			deleted += n
 			if err != nil {
-				if ctx.Err() == nil {
-					az.log.Warn("audit retention: records not deleted", "error", err)
-				}
+				warn(err)
 				return
 			}
-			if n < storage.AuditPruneBatch {
+			if !more(n) {
 				return
 			}
 		}
 	}
 	batches(func(ctx context.Context) (int64, error) {
 		return storage.PruneAuditBefore(ctx, az.db, time.Now().Add(-az.cfg.AuditRetention))
-	})
-	batches(func(ctx context.Context) (int64, error) {
-		return storage.PruneAuditBeyond(ctx, az.db, az.cfg.AuditMaxRecords)
-	})
+	}, func(n int64) bool { return n == storage.AuditPruneBatch })
+	// Over the count bound, the clients holding the most records lose
+	// their oldest (see storage.PlanAuditPrune), so that one stranger
+	// writing add/delete pairs cannot push another client's records out.
+	// The plan is read once (counts through indexes), then carried out a
+	// batch per statement.
+	if ctx.Err() != nil {
+		return
+	}
+	plan, err := storage.PlanAuditPrune(ctx, az.db, az.cfg.AuditMaxRecords)
+	if err != nil {
+		warn(err)
+	} else {
+		batches(func(ctx context.Context) (int64, error) { return plan.Next(ctx, az.db) },
+			func(int64) bool { return !plan.Done() })
+	}
 	if deleted > 0 {
 		az.log.Debug("audit retention", "deleted", deleted)
 	}

@@ -128,16 +128,18 @@ func (ch change) logged() storage.Change {
 	return storage.Change{User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted}
 }
 
-// outcome words the result of a write for the audit log.
+// outcome words the result of a write for the audit log. Only a change
+// is storage.AuditCreated or AuditDeleted: the audit retention tells
+// changes from other records by these.
 func outcome(action string, changed bool) string {
 	adding := action[:3] == "add"
 	switch {
 	case adding && changed:
-		return "created"
+		return storage.AuditCreated
 	case adding:
 		return "existed"
 	case changed:
-		return "deleted"
+		return storage.AuditDeleted
 	default:
 		return "absent"
 	}

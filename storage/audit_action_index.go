@@ -11,7 +11,7 @@ func init() {
 }
 
 // auditRefusalPredicate picks the records of refused requests (their
-// outcome is "refused: <reason>"); PruneAuditBeyond deletes these first.
+// outcome is "refused: <reason>").
 const auditRefusalPredicate = "outcome LIKE 'refused:%'"
 
 // auditActionIndexUp adds the index GET /api/audit?action= reads
@@ -21,8 +21,9 @@ const auditRefusalPredicate = "outcome LIKE 'refused:%'"
 // make each such request scan up to AUTH_AUDIT_MAX_RECORDS rows (60 ms a
 // request for 1,000,000 rows on PostgreSQL here, 0.5 ms with the index).
 //
-// rolegate_audit_refusals is the partial index PruneAuditBeyond finds the
-// oldest refusals by, without walking the changes before them.
+// rolegate_audit_refusals was the partial index the retention found the
+// oldest refusals by; the fair-share retention (audit_fairshare.go) drops
+// it for indexes by client.
 func auditActionIndexUp(ctx context.Context, db *bun.DB) error {
 	for _, q := range []string{
 		`CREATE INDEX IF NOT EXISTS rolegate_audit_by_client_action ON rolegate_audit (client, action, id)`,

@@ -42,3 +42,12 @@ func MigrateUpTo(ctx context.Context, db *bun.DB, last string) error {
 	_, err := m.Migrate(ctx)
 	return err
 }
+
+// FairCuts is fairCuts over bucket sizes (all counted as changes).
+func FairCuts(sizes []int64, keep int64) []int64 {
+	buckets := make([]*auditBucket, len(sizes))
+	for i, n := range sizes {
+		buckets[i] = &auditBucket{changes: n}
+	}
+	return fairCuts(buckets, keep)
+}
