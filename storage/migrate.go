@@ -54,36 +54,56 @@ func MigrateCount(ctx context.Context, db *bun.DB) (applied int, err error) {
 		migrate.WithLocksTableName(migrationLocksTable),
 		migrate.WithMarkAppliedOnSuccess(true),
 	)
-	deadline := time.Now().Add(60 * time.Second)
-	for attempt := 0; ; attempt++ {
+	err = retryLocked(ctx, func() (bool, error) {
 		var err error
 		if IsPostgres(db) {
 			applied, err = migratePostgres(ctx, db, m)
 		} else {
 			applied, err = migrateOnce(ctx, m)
 		}
-		if err == nil {
-			return applied, nil
+		if errors.Is(err, errLocked) {
+			return false, nil
 		}
-		if !errors.Is(err, errLocked) || time.Now().After(deadline) {
-			if errors.Is(err, errLocked) && IsPostgres(db) {
-				return 0, errors.New("storage: migrations stayed locked for a minute: another replica is still migrating this database (a PostgreSQL advisory lock, released when that replica's session ends)")
-			}
-			if errors.Is(err, errLocked) {
-				return 0, fmt.Errorf("storage: migrations stayed locked for a minute; if no other process is migrating, a crashed one left the lock: delete the row in %s", migrationLocksTable)
-			}
-			return 0, fmt.Errorf("storage: migrate: %w", Classify(err))
-		}
-		wait := time.Duration(50+rand.IntN(100)) * time.Millisecond
-		select {
-		case <-ctx.Done():
-			return 0, fmt.Errorf("storage: migrate: %w", Classify(ctx.Err()))
-		case <-time.After(wait):
-		}
+		return err == nil, err
+	})
+	switch {
+	case err == nil:
+		return applied, nil
+	case errors.Is(err, errLocked) && IsPostgres(db):
+		return 0, errors.New("storage: migrations stayed locked for a minute: another replica is still migrating this database (a PostgreSQL advisory lock, released when that replica's session ends)")
+	case errors.Is(err, errLocked):
+		return 0, fmt.Errorf("storage: migrations stayed locked for a minute; if no other process is migrating, a crashed one left the lock: delete the row in %s", migrationLocksTable)
+	default:
+		return 0, fmt.Errorf("storage: migrate: %w", Classify(err))
 	}
 }
 
 var errLocked = errors.New("migrations locked")
+
+// lockWait is how long a start waits for the migration lock that another
+// replica holds.
+const lockWait = 60 * time.Second
+
+// retryLocked calls try until it takes the lock (true), fails, or lockWait
+// has passed (errLocked), pausing 50 to 150 ms between tries so that
+// replicas starting together do not retry in step.
+func retryLocked(ctx context.Context, try func() (bool, error)) error {
+	deadline := time.Now().Add(lockWait)
+	for {
+		taken, err := try()
+		if err != nil || taken {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return errLocked
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(50+rand.IntN(100)) * time.Millisecond):
+		}
+	}
+}
 
 func migrateOnce(ctx context.Context, m *migrate.Migrator) (int, error) {
 	// Init creates the bookkeeping tables; two replicas racing on CREATE
@@ -171,23 +191,16 @@ func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(
 			return Classify(err)
 		}
 		defer conn.Close()
-		deadline := time.Now().Add(60 * time.Second)
-		for {
+		err = retryLocked(ctx, func() (bool, error) {
 			var locked bool
-			if err := conn.NewRaw("SELECT pg_try_advisory_lock("+migrationLockKey+")").Scan(ctx, &locked); err != nil {
-				return Classify(err)
-			}
-			if locked {
-				break
-			}
-			if time.Now().After(deadline) {
-				return errors.New("storage: the migration lock stayed held for a minute: another replica is still migrating or re-encrypting this database")
-			}
-			select {
-			case <-ctx.Done():
-				return Classify(ctx.Err())
-			case <-time.After(time.Duration(50+rand.IntN(100)) * time.Millisecond):
-			}
+			err := conn.NewRaw("SELECT pg_try_advisory_lock("+migrationLockKey+")").Scan(ctx, &locked)
+			return locked, err
+		})
+		if errors.Is(err, errLocked) {
+			return errors.New("storage: the migration lock stayed held for a minute: another replica is still migrating or re-encrypting this database")
+		}
+		if err != nil {
+			return Classify(err)
 		}
 		defer func() {
 			uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -201,20 +214,18 @@ func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(
 	m := migrate.NewMigrator(db, migrations,
 		migrate.WithTableName(migrationsTable),
 		migrate.WithLocksTableName(migrationLocksTable))
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	err := retryLocked(ctx, func() (bool, error) {
 		err := m.Lock(ctx)
-		if err == nil {
-			break
+		if isUniqueViolation(err) {
+			return false, nil // held: its row exists
 		}
-		if !isUniqueViolation(err) || time.Now().After(deadline) {
-			return fmt.Errorf("storage: migration lock: %w", Classify(err))
-		}
-		select {
-		case <-ctx.Done():
-			return Classify(ctx.Err())
-		case <-time.After(time.Duration(50+rand.IntN(100)) * time.Millisecond):
-		}
+		return err == nil, err
+	})
+	if errors.Is(err, errLocked) {
+		return fmt.Errorf("storage: the migration lock stayed held for a minute; if no other process is migrating or re-encrypting, a crashed one left the lock: delete the row in %s", migrationLocksTable)
+	}
+	if err != nil {
+		return fmt.Errorf("storage: migration lock: %w", Classify(err))
 	}
 	defer func() {
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
