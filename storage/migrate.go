@@ -256,15 +256,11 @@ func WithCleanRewrite(ctx context.Context, db *bun.DB, clean []string, fn func(c
 		}
 		return nil
 	}
-	conn, err := db.Conn(ctx)
+	conn, done, err := secureDeleteConn(ctx, db)
 	if err != nil {
-		return Classify(err)
+		return err
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
-		return Classify(err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF")
+	defer done()
 	changed, err := fn(ctx, conn)
 	if err != nil || !changed {
 		return err

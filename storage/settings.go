@@ -55,19 +55,31 @@ func DeleteSetting(ctx context.Context, db bun.IDB, key, value string) error {
 		_, err := db.NewRaw(del, key, value).Exec(ctx)
 		return Classify(err)
 	}
-	conn, err := bdb.Conn(ctx)
+	conn, done, err := secureDeleteConn(ctx, bdb)
 	if err != nil {
-		return Classify(err)
+		return err
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
-		return Classify(err)
-	}
-	// The pooled connection goes back as it was.
-	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF")
+	defer done()
 	if _, err := conn.NewRaw(del, key, value).Exec(ctx); err != nil {
 		return Classify(err)
 	}
 	_, err = conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	return Classify(err)
+}
+
+// secureDeleteConn takes a SQLite connection of its own with secure_delete
+// on, so that what it overwrites or deletes does not linger in free pages
+// of the file; done puts the pooled connection back as it was.
+func secureDeleteConn(ctx context.Context, db *bun.DB) (conn bun.Conn, done func(), err error) {
+	if conn, err = db.Conn(ctx); err != nil {
+		return conn, nil, Classify(err)
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+		conn.Close()
+		return conn, nil, Classify(err)
+	}
+	return conn, func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA secure_delete = OFF")
+		conn.Close()
+	}, nil
 }
