@@ -143,17 +143,8 @@ func TestListenerReconnects(t *testing.T) {
 		ok, _ := ca.UserHasPermission(ctx, "sara", "edit")
 		return ok && ca.cache.Len() > 0
 	})
-	var killed int
-	var err error
-	// The listener connects in the background; wait for it to be there.
-	eventually(t, 10*time.Second, "a's listener connected", func() bool {
-		err = b.db.NewRaw(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-			WHERE application_name = ? AND query LIKE 'LISTEN%'`, appName).Scan(ctx, &killed)
-		return err != nil || killed > 0
-	})
-	if err != nil || killed == 0 {
-		t.Fatalf("terminated %d listener backends: %v", killed, err)
-	}
+	// The listener connects in the background; killListener waits for it.
+	killListener(t, b.db, appName)
 	eventually(t, 10*time.Second, "cache flushed after the listener was killed", func() bool {
 		return ca.cache.Len() == 0
 	})

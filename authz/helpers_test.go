@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
@@ -39,6 +40,22 @@ func openTarget(t testing.TB, target storagetest.Target, mod func(*Config)) *Aut
 	}
 	t.Cleanup(func() { az.Close() })
 	return az
+}
+
+// killListener terminates the PostgreSQL backend of the change listener of
+// the connections named appName (application_name), waiting for it to be
+// there: the listener connects in the background, and one reconnecting at
+// the moment has no LISTEN backend to find.
+func killListener(t *testing.T, db bun.IDB, appName string) {
+	t.Helper()
+	eventually(t, 10*time.Second, "the listener's backend terminated", func() bool {
+		var killed int
+		if err := db.NewRaw(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE application_name = ? AND query LIKE 'LISTEN%'`, appName).Scan(context.Background(), &killed); err != nil {
+			t.Fatalf("terminating the listener backend: %v", err)
+		}
+		return killed > 0
+	})
 }
 
 // freshTarget is a new, empty target of the same kind as target.

@@ -63,16 +63,7 @@ func TestMetricsReplicas(t *testing.T) {
 	})
 
 	reconnects := testutil.ToFloat64(m.reconnects)
-	var killed int
-	var err error
-	eventually(t, 10*time.Second, "a's listener connected", func() bool {
-		err = b.db.NewRaw(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-			WHERE application_name = ? AND query LIKE 'LISTEN%'`, appName).Scan(ctx, &killed)
-		return err != nil || killed > 0
-	})
-	if err != nil || killed == 0 {
-		t.Fatalf("terminated %d listener backends: %v", killed, err)
-	}
+	killListener(t, b.db, appName)
 	eventually(t, 10*time.Second, "a reconnect counted and the listener up again", func() bool {
 		return testutil.ToFloat64(m.reconnects) == reconnects+1 && gatherTotals(t, reg)["rolegate_change_listener_up"] == 1
 	})

@@ -148,18 +148,7 @@ func TestPingListener(t *testing.T) {
 	if l := pingBody(t, az, e)["listener"]; l != true {
 		t.Fatalf("listener %v after Open", l)
 	}
-	ctx := context.Background()
-	// Retried: in a full run other packages' tests may disturb the
-	// server (killing backends), and a listener that is reconnecting at
-	// that moment has no LISTEN backend to find.
-	eventually(t, 10*time.Second, "the listener's backend terminated", func() bool {
-		var killed int
-		if err := az.db.NewRaw(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-			WHERE application_name = ? AND query LIKE 'LISTEN%'`, appName).Scan(ctx, &killed); err != nil {
-			t.Fatalf("terminating the listener backend: %v", err)
-		}
-		return killed > 0
-	})
+	killListener(t, az.db, appName)
 	// The listener is down for its reconnection backoff (100 ms): watched
 	// through the flag /ping reads, which is cheaper to poll than /ping.
 	sawDown := false
