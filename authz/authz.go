@@ -16,6 +16,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
 
+	"github.com/rolegate/rolegate/authz/internal/audit"
 	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"github.com/rolegate/rolegate/loginx"
@@ -33,14 +34,14 @@ type Authz struct {
 	migrated int  // migrations Open applied, for the startup line
 	// listening receives the outcome of the change listener's first
 	// attempt (PostgreSQL only), so Open can say it is live.
-	listening  chan error
-	log        *slog.Logger
-	keys       *keyring.Keys // nil when encryption is off
-	auditKey    []byte // keys the client fingerprints in audit records
-	clients     *xsync.MapOf[string, *Client]
-	host        *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login       *loginx.Service
-	resolver    middleware.Resolver
+	listening chan error
+	log       *slog.Logger
+	keys      *keyring.Keys // nil when encryption is off
+	auditKey  []byte        // keys the client fingerprints in audit records
+	clients   *xsync.MapOf[string, *Client]
+	host      *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login     *loginx.Service
+	resolver  middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
 	noResolver   bool
@@ -51,8 +52,8 @@ type Authz struct {
 	// sqliteWriters queues this process's writes on SQLite; nil on
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
-	refusals      *refusalBudget // how many refusals the audit log may take
-	admins        adminKeys      // the closed admin plane's keys; nil in open mode
+	refusals      *audit.RefusalBudget // how many refusals the audit log may take
+	admins        adminKeys            // the closed admin plane's keys; nil in open mode
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
@@ -138,7 +139,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		db = storage.Traced(db, cfg.TracerProvider) // a copy: a host's handle keeps no hook of ours
 	}
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
-		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
+		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
 		tracing: newTracing(cfg)}
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
@@ -168,7 +169,9 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		return nil, err
 	}
 	az.startWatcher(az.bg)
-	az.startAuditRetention()
+	pruner := &audit.Pruner{DB: az.db, Log: az.log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
+		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
+	az.goBackground(pruner.Run)
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
