@@ -220,24 +220,3 @@ func TestAuditRefusalBudgetPerClient(t *testing.T) {
 		}
 	})
 }
-
-// The refusal budget tracks a bounded number of clients, and forgets only
-// those whose budget is full again (forgetting them loses nothing).
-func TestRefusalBudgetBoundedClients(t *testing.T) {
-	b := newRefusalBudget(1)
-	for range 3 * refusalClientsTracked {
-		b.take(uuid.NewString())
-	}
-	if n := len(b.clients); n > refusalClientsTracked {
-		t.Fatalf("%d clients tracked, want at most %d", n, refusalClientsTracked)
-	}
-	// Clients beyond the table share the overflow budget, which is spent.
-	if ok, _, _ := b.take(uuid.NewString()); ok {
-		t.Error("a client beyond the table got a fresh budget")
-	}
-	// Once the tracked budgets are full again, new clients get their own.
-	time.Sleep(2100 * time.Millisecond)
-	if ok, _, _ := b.take(uuid.NewString()); !ok {
-		t.Error("no budget for a new client after the others refilled")
-	}
-}

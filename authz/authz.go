@@ -16,11 +16,12 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
 
+	"github.com/rolegate/rolegate/authz/internal/audit"
 	"github.com/rolegate/rolegate/authz/internal/cache"
+	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
-	"github.com/rolegate/rolegate/storage/cipher"
 )
 
 // Authz is rolegate opened on one store: the library API per client, the
@@ -33,22 +34,14 @@ type Authz struct {
 	migrated int  // migrations Open applied, for the startup line
 	// listening receives the outcome of the change listener's first
 	// attempt (PostgreSQL only), so Open can say it is live.
-	listening  chan error
-	log        *slog.Logger
-	cipher     *cipher.Cipher // nil when encryption is off
-	generation int            // the key generation of cipher's values
-	// previous is the key being rotated away from (with the generation of
-	// its values; 0 for format 1), set when Open finds a rotation to do or
-	// under way: clients then read values under either key and look up
-	// both stored forms, until a restart with the new key alone (also
-	// after the background pass has ended).
-	previous    *cipher.Cipher
-	previousGen int
-	auditKey    []byte // keys the client fingerprints in audit records
-	clients     *xsync.MapOf[string, *Client]
-	host        *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login       *loginx.Service
-	resolver    middleware.Resolver
+	listening chan error
+	log       *slog.Logger
+	keys      *keyring.Keys // nil when encryption is off
+	auditKey  []byte        // keys the client fingerprints in audit records
+	clients   *xsync.MapOf[string, *Client]
+	host      *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login     *loginx.Service
+	resolver  middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
 	noResolver   bool
@@ -59,10 +52,9 @@ type Authz struct {
 	// sqliteWriters queues this process's writes on SQLite; nil on
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
-	refusals      *refusalBudget // how many refusals the audit log may take
-	admins        adminKeys      // the closed admin plane's keys; nil in open mode
+	refusals      *audit.RefusalBudget // how many refusals the audit log may take
+	admins        adminKeys            // the closed admin plane's keys; nil in open mode
 	proxies       *middleware.TrustedProxies
-	memos         memoBudgetUse // entries of all clients' codec memos
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
 	decisions     decisionLog   // the guards' decision log and audit
@@ -147,9 +139,8 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		db = storage.Traced(db, cfg.TracerProvider) // a copy: a host's handle keeps no hook of ours
 	}
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
-		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
+		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
 		tracing: newTracing(cfg)}
-	az.memos.max = memoBudget
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
@@ -178,7 +169,9 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		return nil, err
 	}
 	az.startWatcher(az.bg)
-	az.startAuditRetention()
+	pruner := &audit.Pruner{DB: az.db, Log: az.log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
+		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
+	az.goBackground(pruner.Run)
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
@@ -203,10 +196,12 @@ func (az *Authz) init(ctx context.Context) error {
 	}
 	az.auditKey = []byte(key)
 	if az.cfg.EnableEncryption {
-		if err := az.initEncryption(ctx); err != nil {
+		kcfg := keyring.Config{Key: az.cfg.EncryptionKey, Previous: az.cfg.EncryptionKeyPrevious,
+			EncryptDescriptions: az.cfg.EncryptDescriptions}
+		if az.keys, err = keyring.Open(ctx, az.db, kcfg, az.log, az.goBackground, az.fingerprint); err != nil {
 			return err
 		}
-	} else if err := az.refuseEncryptedStore(ctx); err != nil {
+	} else if err := keyring.RefuseEncryptedStore(ctx, az.db); err != nil {
 		return err
 	}
 	if az.cfg.ClientKey != "" {
@@ -293,41 +288,11 @@ func (az *Authz) evictClients() {
 		func(c *Client) { c.drop() })
 }
 
-// refuseEncryptedStore stops a start without encryption on a store that
-// is encrypted (or being converted): reading on would show ciphertexts as
-// names, and its writes would be refused anyway (storage.ErrKeyMismatch).
-func (az *Authz) refuseEncryptedStore(ctx context.Context) error {
-	for _, key := range []string{settingCipherCheck, storage.SettingCipherWriter} {
-		_, on, err := storage.GetSetting(ctx, az.db, key)
-		if err != nil {
-			return fmt.Errorf("authz: %w", err)
-		}
-		if on {
-			return errors.New("authz: this database is encrypted; set AUTH_ENABLE_ENCRYPTION=true and its AUTH_ENCRYPTION_KEY")
-		}
-	}
-	return nil
-}
-
 // drop is what happens to a handle leaving the client table (or Authz
 // closing): its cache stops caching, its memo gives back its entries.
 func (c *Client) drop() {
 	c.cache.Close()
-	for _, codec := range []storage.Codec{c.scope.Users, c.scope.Permissions, c.scope.Descriptions} {
-		if l, ok := codec.(*lazyCodec); ok {
-			if !l.made.Load() {
-				continue
-			}
-			codec = l.get()
-		}
-		switch m := codec.(type) {
-		case *memoCodec:
-			m.release()
-		case rotatingCodec:
-			m.cur.release()
-			m.prev.release()
-		}
-	}
+	keyring.Release(c.scope)
 }
 
 // HostClient is the client of the host's own key (Config.ClientKey,
@@ -341,26 +306,7 @@ func (az *Authz) HostClient() (*Client, error) {
 
 func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)
-	scope := storage.Scope{NS: ns}
-	if az.cipher != nil {
-		raw, _ := hex.DecodeString(ns)
-		codec := func(col cipher.Column) storage.Codec {
-			cur := newMemoCodec(az.cipher.ForColumn(raw, col, az.generation), &az.memos)
-			switch {
-			case az.previous != nil && az.previousGen >= cipher.FirstGeneration:
-				return rotatingCodec{cur, newMemoCodec(az.previous.ForColumn(raw, col, az.previousGen), &az.memos)}
-			case az.previous != nil:
-				return rotatingCodec{cur, newMemoCodec(az.previous.ForClient(raw), &az.memos)}
-			}
-			return cur
-		}
-		scope.Users, scope.Permissions = codec(cipher.ColumnUser), codec(cipher.ColumnPermission)
-		// Descriptions are rarely read or written: their subkeys are
-		// derived on first use (a new handle costs two derivations, not three).
-		scope.Descriptions = &lazyCodec{get: sync.OnceValue(func() storage.Codec { return codec(cipher.ColumnDescription) })}
-		scope.EncryptDescriptions = az.cfg.EncryptDescriptions
-		scope.KeyCheck = writerValue(az.cipher, az.generation)
-	}
+	scope := az.keys.Scope(ns)
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
 	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
 	return c

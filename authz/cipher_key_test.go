@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 	"encoding/hex"
+	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestEncryptionLegacyStoreStillOpens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := storage.GetOrInitSetting(ctx, db, settingCipherCheck, func() (string, error) { return legacy.CheckValue(), nil }); err != nil {
+		if _, err := storage.GetOrInitSetting(ctx, db, keyring.SettingCheck, func() (string, error) { return legacy.CheckValue(), nil }); err != nil {
 			t.Fatal(err)
 		}
 		ns := storage.NamespaceOf(key)
@@ -51,7 +52,7 @@ func TestEncryptionLegacyStoreStillOpens(t *testing.T) {
 		if ok, err := c.UserHasPermission(ctx, "alice", "edit"); err != nil || !ok {
 			t.Fatalf("the legacy store does not read: %v %v", ok, err)
 		}
-		if _, salted, err := storage.GetSetting(ctx, az.db, settingCipherSalt); err != nil || salted {
+		if _, salted, err := storage.GetSetting(ctx, az.db, keyring.SettingSalt); err != nil || salted {
 			t.Fatalf("a legacy store was given a salt (%v, %v)", salted, err)
 		}
 		// Its unbound format-1 values were converted to format 2.
@@ -84,7 +85,7 @@ func TestEncryptionSaltPerStore(t *testing.T) {
 		if _, err := c.AddMembership(ctx, "alice", "editor"); err != nil {
 			t.Fatal(err)
 		}
-		salt, ok, err := storage.GetSetting(ctx, az.db, settingCipherSalt)
+		salt, ok, err := storage.GetSetting(ctx, az.db, keyring.SettingSalt)
 		if err != nil || !ok || len(salt) != 2*cipher.SaltSize {
 			t.Fatalf("store %d salt %q %v %v", i, salt, ok, err)
 		}
@@ -110,7 +111,7 @@ func TestEncryptionSaltPerStore(t *testing.T) {
 			t.Fatalf("error %q: want one naming AUTH_ENCRYPTION_KEY, without the key", err)
 		}
 		db := storagetest.OpenTarget(t, target)
-		if _, checked, _ := storage.GetSetting(ctx, db, settingCipherCheck); checked {
+		if _, checked, _ := storage.GetSetting(ctx, db, keyring.SettingCheck); checked {
 			t.Fatal("a refused passphrase left a key check value")
 		}
 	})

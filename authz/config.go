@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/rolegate/rolegate/authz/internal/audit"
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
@@ -259,7 +260,7 @@ func (c Config) withDefaults() Config {
 	orDefault(&c.MaxNamespaces, d.MaxNamespaces)
 	orDefault(&c.AuditRetention, d.AuditRetention)
 	orDefault(&c.AuditMaxRecords, d.AuditMaxRecords)
-	orDefault(&c.auditPruneEvery, defaultAuditPruneEvery)
+	orDefault(&c.auditPruneEvery, audit.DefaultPruneEvery)
 	orDefault(&c.DecisionLog, decisionOff)
 	orDefault(&c.DecisionLogSample, 1)
 	orDefault(&c.DecisionLogPerSecond, d.DecisionLogPerSecond)

@@ -202,7 +202,7 @@ func (o *guardObserver) name(n string) (string, bool) {
 	if o.client != nil {
 		return o.client.scope.AuditUser(n), true
 	}
-	return n, o.az.cipher == nil
+	return n, o.az.keys == nil
 }
 
 func (o *guardObserver) perm(n string) (string, bool) {
@@ -212,7 +212,7 @@ func (o *guardObserver) perm(n string) (string, bool) {
 	if o.client != nil {
 		return o.client.scope.AuditPermission(n), true
 	}
-	return n, o.az.cipher == nil
+	return n, o.az.keys == nil
 }
 
 // required names what the guard requires: "role" and the role, or

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"log/slog"
 	"os"
 	"strconv"
@@ -39,14 +40,14 @@ var errCrash = errors.New("simulated crash")
 // crashAfter makes the next conversion or rotation stop after n batches,
 // as a crash would; the returned func restores the hook.
 func crashAfter(t *testing.T, n int) func() {
-	t.Cleanup(func() { reencodeHook = nil })
-	reencodeHook = func(_ *Authz, batch int) error {
+	t.Cleanup(func() { keyring.ReencodeHook = nil })
+	keyring.ReencodeHook = func(_ *keyring.Keys, _ context.Context, batch int) error {
 		if batch >= n {
 			return errCrash
 		}
 		return nil
 	}
-	return func() { reencodeHook = nil }
+	return func() { keyring.ReencodeHook = nil }
 }
 
 // loadPlain writes users memberships, a grant and the distinctive names,
@@ -257,9 +258,9 @@ func TestPlainReplicaWriteRefusedAfterConversion(t *testing.T) {
 // it runs; afterwards the key check value is the new key's and the old
 // key alone no longer opens the store.
 func TestEncryptionRotation(t *testing.T) {
-	old := rotationRetry
-	rotationRetry = time.Minute // no retry: the crash stays until the next start
-	t.Cleanup(func() { rotationRetry = old })
+	old := keyring.RotationRetry
+	keyring.RotationRetry = time.Minute // no retry: the crash stays until the next start
+	t.Cleanup(func() { keyring.RotationRetry = old })
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
 		key := newKey()
@@ -273,8 +274,8 @@ func TestEncryptionRotation(t *testing.T) {
 		// memberships; Open has returned, serving with both keys.
 		crashed := make(chan struct{})
 		var once sync.Once
-		t.Cleanup(func() { reencodeHook = nil })
-		reencodeHook = func(az *Authz, batch int) error {
+		t.Cleanup(func() { keyring.ReencodeHook = nil })
+		keyring.ReencodeHook = func(k *keyring.Keys, ctx context.Context, batch int) error {
 			if batch < 2 {
 				return nil
 			}
@@ -289,7 +290,7 @@ func TestEncryptionRotation(t *testing.T) {
 		}
 		checkConverted(t, mustClient(t, az, key), users)
 		az.Close()
-		reencodeHook = nil
+		keyring.ReencodeHook = nil
 
 		// Mid-rotation, the old key alone is refused (writers must use the new).
 		if _, err := Open(ctx, oldKeyOnly(target)); err == nil {
@@ -428,7 +429,7 @@ func TestConversionCollapsesTwins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := storage.GetOrInitSetting(ctx, db, settingCipherCheck, func() (string, error) { return old.CheckValue(), nil }); err != nil {
+		if _, err := storage.GetOrInitSetting(ctx, db, keyring.SettingCheck, func() (string, error) { return old.CheckValue(), nil }); err != nil {
 			t.Fatal(err)
 		}
 		ns := storage.NamespaceOf(key)

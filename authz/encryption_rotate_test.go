@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -34,15 +35,15 @@ func waitRotated(t *testing.T, az *Authz) {
 	ctx := context.Background()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		check, _, err := storage.GetSetting(ctx, az.db, settingCipherCheck)
+		check, _, err := storage.GetSetting(ctx, az.db, keyring.SettingCheck)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, leased, err := storage.GetSetting(ctx, az.db, settingRotationLease)
+		_, leased, err := storage.GetSetting(ctx, az.db, keyring.SettingRotationLease)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if check == az.cipher.CheckValue() && !leased {
+		if check == az.keys.Cipher().CheckValue() && !leased {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -70,9 +71,9 @@ func countMemberships(t *testing.T, az *Authz, ns, prefix string) int {
 // promptly, a Close mid-pass is resumed by the next start, and afterwards
 // the new key alone opens and the old one alone is refused.
 func TestRotationWhileServing(t *testing.T) {
-	old := rotationRetry
-	rotationRetry = 100 * time.Millisecond
-	t.Cleanup(func() { rotationRetry = old; reencodeHook = nil })
+	old := keyring.RotationRetry
+	keyring.RotationRetry = 100 * time.Millisecond
+	t.Cleanup(func() { keyring.RotationRetry = old; keyring.ReencodeHook = nil })
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
 		key := newKey()
@@ -84,15 +85,15 @@ func TestRotationWhileServing(t *testing.T) {
 
 		// The first replica pauses its pass after batch 2 (the grants, then
 		// 1,000 of the memberships) until Closed.
-		paused := make(chan *Authz, 1)
+		paused := make(chan *keyring.Keys, 1)
 		var once atomic.Bool
-		reencodeHook = func(az *Authz, batch int) error {
+		keyring.ReencodeHook = func(k *keyring.Keys, ctx context.Context, batch int) error {
 			if batch != 2 || !once.CompareAndSwap(false, true) {
 				return nil
 			}
-			paused <- az
-			<-az.bg.Done()
-			return az.bg.Err()
+			paused <- k
+			<-ctx.Done()
+			return ctx.Err()
 		}
 		cfg := configFor(target)
 		rotateTo(&cfg)
@@ -104,7 +105,7 @@ func TestRotationWhileServing(t *testing.T) {
 		t.Cleanup(func() { az1.Close() })
 		select {
 		case p := <-paused:
-			if p != az1 {
+			if p != az1.keys {
 				t.Fatal("another Authz ran the pass")
 			}
 		case <-time.After(60 * time.Second):
@@ -113,7 +114,8 @@ func TestRotationWhileServing(t *testing.T) {
 		t.Logf("open and batch 1: %v", time.Since(start))
 		c := mustClient(t, az1, key)
 		ns := c.scope.NS
-		newPrefix, oldPrefix := "/e"+strconv.Itoa(az1.generation)+"/", "/e"+strconv.Itoa(az1.previousGen)+"/"
+		gen1, prev1 := az1.keys.Generations()
+		newPrefix, oldPrefix := "/e"+strconv.Itoa(gen1)+"/", "/e"+strconv.Itoa(prev1)+"/"
 		if n, o := countMemberships(t, az1, ns, newPrefix), countMemberships(t, az1, ns, oldPrefix); n == 0 || o == 0 {
 			t.Fatalf("paused mid-pass: %d rows under the new key, %d under the old; want both", n, o)
 		}
@@ -201,9 +203,9 @@ func TestRotationWhileServing(t *testing.T) {
 // and delete memberships the whole time. Afterwards every row is in one
 // form, with no twins, and the writers' last word holds.
 func TestRotationResumedAfterDeadHolder(t *testing.T) {
-	old := rotationRetry
-	rotationRetry = 100 * time.Millisecond
-	t.Cleanup(func() { rotationRetry = old })
+	old := keyring.RotationRetry
+	keyring.RotationRetry = 100 * time.Millisecond
+	t.Cleanup(func() { keyring.RotationRetry = old })
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
 		key := newKey()
@@ -211,14 +213,14 @@ func TestRotationResumedAfterDeadHolder(t *testing.T) {
 		loadPlain(t, target, key, users)
 		az0 := openTarget(t, target, encrypted(testPassphrase))
 		expiry := time.Now().Add(time.Second).UnixMilli()
-		if err := setSetting(ctx, az0.db, settingRotationLease, "deadbeef/"+strconv.FormatInt(expiry, 10)); err != nil {
+		if err := keyring.SetSetting(ctx, az0.db, keyring.SettingRotationLease, "deadbeef/"+strconv.FormatInt(expiry, 10)); err != nil {
 			t.Fatal(err)
 		}
 		az0.Close()
 
 		az := openTarget(t, target, rotateTo)
 		c := mustClient(t, az, key)
-		if check, _, _ := storage.GetSetting(ctx, az.db, settingCipherCheck); check == az.cipher.CheckValue() {
+		if check, _, _ := storage.GetSetting(ctx, az.db, keyring.SettingCheck); check == az.keys.Cipher().CheckValue() {
 			t.Fatal("the pass ran under another holder's lease")
 		}
 		// Writers: each owns users; the last op per user is remembered.
@@ -268,7 +270,8 @@ func TestRotationResumedAfterDeadHolder(t *testing.T) {
 			expect(t, "after: "+u, p)(c.HasMembership(ctx, u, "editor"))
 		}
 		ns := c.scope.NS
-		gen := "/e" + strconv.Itoa(az.generation) + "/"
+		cur, _ := az.keys.Generations()
+		gen := "/e" + strconv.Itoa(cur) + "/"
 		if all, n := countMemberships(t, az, ns, ""), countMemberships(t, az, ns, gen); all != n {
 			t.Fatalf("after the pass: %d memberships, %d under the new key", all, n)
 		}

@@ -21,7 +21,7 @@ func (az *Authz) initLogin(ctx context.Context) error {
 			JWTSecret: az.cfg.JWTSecretKey,
 			// The generated secret is sealed under the encryption key
 			// when there is one, else under the wrap key.
-			SecretCipher:  az.cipher,
+			SecretCipher:  az.keys.Cipher(),
 			SecretWrapKey: az.cfg.JWTSecretWrapKey,
 			JWTAlgorithm:  az.cfg.JWTAlgorithm,
 			AccessTTL:     time.Duration(az.cfg.JWTAccessTokenExpireMinutes) * time.Minute,

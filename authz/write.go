@@ -161,7 +161,7 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 }
 
 // auditRefusal records a refused or failed request, within the refusal
-// budget (see refusalBudget). It has no change to share a transaction
+// budget (see audit.RefusalBudget). It has no change to share a transaction
 // with; when the store is down it cannot be written, which is logged
 // instead (without names or keys).
 func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
@@ -180,7 +180,7 @@ func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource
 	if az.cfg.DisableAuditLogging || az.closed.Load() {
 		return
 	}
-	ok, note, warn := az.refusals.take(fingerprint)
+	ok, note, warn := az.refusals.Take(fingerprint)
 	if !ok {
 		az.metrics.auditSkipped()
 		if warn {

@@ -1,4 +1,4 @@
-package authz
+package keyring
 
 import (
 	"strconv"
@@ -11,7 +11,7 @@ import (
 // stay right when a memo is emptied, and a dropped client's memo gives its
 // entries back.
 func TestMemoBudget(t *testing.T) {
-	c, err := cipher.New(testPassphrase)
+	c, err := cipher.New("a passphrase of enough characters")
 	if err != nil {
 		t.Fatal(err)
 	}

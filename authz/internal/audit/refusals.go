@@ -1,4 +1,4 @@
-package authz
+package audit
 
 import (
 	"strconv"
@@ -8,7 +8,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// refusalBudget bounds how many refused requests are written to the audit
+// RefusalBudget bounds how many refused requests are written to the audit
 // table per second. Anyone can send requests that are refused, and each
 // record is a write to the store: without a bound, a flood of bad
 // requests fills the table and loads the database. Changes are never
@@ -18,14 +18,14 @@ import (
 // its own budget, not another's, so nobody can crowd a client's refusals
 // out of its audit log. Every request without an accepted key (missing,
 // malformed, or on a closed admin plane not an admin key) shares the
-// budget of "no client". At most refusalClientsTracked clients are
+// budget of "no client". At most RefusalClientsTracked clients are
 // tracked; beyond that (only open mode has that many), new ones share one
 // overflow budget. A total of refusalTotalShare budgets per second bounds
 // the writes of many clients at once.
 //
 // Refusals over a budget are counted, and that budget's next record says
 // how many were skipped; a warning is logged at most every 10 s.
-type refusalBudget struct {
+type RefusalBudget struct {
 	perSecond int
 	total     *rate.Limiter
 	warn      *rate.Limiter
@@ -43,13 +43,14 @@ type clientRefusals struct {
 	skipped int64
 }
 
+// RefusalClientsTracked is how many clients get a budget of their own.
 const (
-	refusalClientsTracked = 1024
+	RefusalClientsTracked = 1024
 	refusalTotalShare     = 10
 )
 
-func newRefusalBudget(perSecond int) *refusalBudget {
-	return &refusalBudget{
+func NewRefusalBudget(perSecond int) *RefusalBudget {
+	return &RefusalBudget{
 		perSecond: perSecond,
 		total:     rate.NewLimiter(rate.Limit(perSecond*refusalTotalShare), 2*perSecond*refusalTotalShare),
 		warn:      rate.NewLimiter(rate.Every(10*time.Second), 1),
@@ -62,11 +63,11 @@ func newClientRefusals(perSecond int) *clientRefusals {
 	return &clientRefusals{limit: rate.NewLimiter(rate.Limit(perSecond), 2*perSecond)}
 }
 
-// take reports whether a refusal of the client with this fingerprint may
+// Take reports whether a refusal of the client with this fingerprint may
 // be recorded now; when it may, note is what to append to its outcome
 // (empty unless that budget skipped refusals since its last record).
 // warnNow reports that a skipped refusal should be logged.
-func (b *refusalBudget) take(fingerprint string) (ok bool, note string, warnNow bool) {
+func (b *RefusalBudget) Take(fingerprint string) (ok bool, note string, warnNow bool) {
 	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -83,14 +84,14 @@ func (b *refusalBudget) take(fingerprint string) (ok bool, note string, warnNow 
 }
 
 // budgetOf finds or makes the client's budget; b.mu is held.
-func (b *refusalBudget) budgetOf(fingerprint string, now time.Time) *clientRefusals {
+func (b *RefusalBudget) budgetOf(fingerprint string, now time.Time) *clientRefusals {
 	if cr := b.clients[fingerprint]; cr != nil {
 		return cr
 	}
-	if len(b.clients) >= refusalClientsTracked && !now.Before(b.nextSweep) {
+	if len(b.clients) >= RefusalClientsTracked && !now.Before(b.nextSweep) {
 		b.sweep(now)
 	}
-	if len(b.clients) >= refusalClientsTracked {
+	if len(b.clients) >= RefusalClientsTracked {
 		return b.overflow
 	}
 	cr := newClientRefusals(b.perSecond)
@@ -102,14 +103,14 @@ func (b *refusalBudget) budgetOf(fingerprint string, now time.Time) *clientRefus
 // skipped refusals to report: a fresh budget is the same, so forgetting
 // them loses nothing. When none can go, the next sweep waits a second, so
 // a flood of new clients does not sweep on every request.
-func (b *refusalBudget) sweep(now time.Time) {
+func (b *RefusalBudget) sweep(now time.Time) {
 	full := float64(2 * b.perSecond)
 	for fp, cr := range b.clients {
 		if cr.skipped == 0 && cr.limit.TokensAt(now) >= full {
 			delete(b.clients, fp)
 		}
 	}
-	if len(b.clients) >= refusalClientsTracked {
+	if len(b.clients) >= RefusalClientsTracked {
 		b.nextSweep = now.Add(time.Second)
 	}
 }

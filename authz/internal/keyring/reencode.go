@@ -1,4 +1,4 @@
-package authz
+package keyring
 
 import (
 	"context"
@@ -25,22 +25,24 @@ const (
 	cipherFormat        = "2"
 )
 
-// reencodeHook, when set (tests), runs after each committed batch of a
+// ReencodeHook, when set (tests), runs after each committed batch of a
 // conversion or rotation; an error stops the pass there, as a crash would.
-var reencodeHook func(az *Authz, batch int) error
+var ReencodeHook func(k *Keys, ctx context.Context, batch int) error
 
 // The rotation lease (storage.TryLease): one process runs the rotation
 // pass at a time. The holder renews it after every batch; a process
-// serving with both keys tries to take it every rotationRetry, so a pass
+// serving with both keys tries to take it every RotationRetry, so a pass
 // whose process died resumes within rotationLeaseTTL plus that.
 const (
 	settingRotationLease = "cipher_rotation_lease"
 	rotationLeaseTTL     = time.Minute
 )
 
-var rotationRetry = 10 * time.Second // a variable for tests
+// RotationRetry is how often a process serving with both keys tries to
+// take the rotation lease (a variable for tests).
+var RotationRetry = 10 * time.Second
 
-// initEncryption derives the keys and brings the store to the current
+// init derives the keys and brings the store to the current
 // format under AUTH_ENCRYPTION_KEY. It converts plain names and values of
 // the earlier, unbound format in one resumable pass under the migration
 // lock, before Open returns. A rotation (the store under
@@ -49,31 +51,31 @@ var rotationRetry = 10 * time.Second // a variable for tests
 // the background (startRotation) while this process serves with both
 // keys. A start with a key the store is not (and is not being moved to)
 // under is refused.
-func (az *Authz) initEncryption(ctx context.Context) error {
-	c, err := az.openCipher(ctx, az.cfg.EncryptionKey)
+func (k *Keys) init(ctx context.Context) error {
+	c, err := k.openCipher(ctx, k.cfg.Key)
 	if err != nil {
 		return err
 	}
 	var prev *cipher.Cipher
-	if az.cfg.EncryptionKeyPrevious != "" {
-		if prev, err = az.openCipher(ctx, az.cfg.EncryptionKeyPrevious); err != nil {
+	if k.cfg.Previous != "" {
+		if prev, err = k.openCipher(ctx, k.cfg.Previous); err != nil {
 			return fmt.Errorf("%w (AUTH_ENCRYPTION_KEY_PREVIOUS)", err)
 		}
 	}
-	st, err := readCipherState(ctx, az.db, c, prev)
+	st, err := readCipherState(ctx, k.db, c, prev)
 	if err != nil {
 		return err
 	}
 	switch {
 	case st.done(c):
 		if prev != nil && prev.CheckValue() != c.CheckValue() {
-			az.log.Info("encryption: the store is under AUTH_ENCRYPTION_KEY; AUTH_ENCRYPTION_KEY_PREVIOUS is no longer needed")
+			k.log.Info("encryption: the store is under AUTH_ENCRYPTION_KEY; AUTH_ENCRYPTION_KEY_PREVIOUS is no longer needed")
 		}
 	case st.rotating(c):
 		var p *reencodePlan
-		err := storage.WithMigrationLock(ctx, az.db, nil, func(ctx context.Context, db bun.IDB) (bool, error) {
+		err := storage.WithMigrationLock(ctx, k.db, nil, func(ctx context.Context, db bun.IDB) (bool, error) {
 			var err error
-			if p, err = az.prepareReencode(ctx, db, c, prev, true); err != nil || p == nil {
+			if p, err = k.prepareReencode(ctx, db, c, prev, true); err != nil || p == nil {
 				return false, err
 			}
 			// The session secret moves now: the login service opens it
@@ -87,60 +89,60 @@ func (az *Authz) initEncryption(ctx context.Context) error {
 			// Clients read values under either key (and look up both
 			// stored forms) from here on, also after the pass ends, until
 			// a restart with the new key alone.
-			az.cipher, az.generation, az.previous, az.previousGen = c, p.target, p.source, p.sourceGen
-			az.startRotation(c, prev)
+			k.cipher, k.generation, k.previous, k.previousGen = c, p.target, p.source, p.sourceGen
+			k.startRotation(c, prev)
 			return nil
 		}
-		if st, err = readCipherState(ctx, az.db, c, prev); err != nil {
+		if st, err = readCipherState(ctx, k.db, c, prev); err != nil {
 			return err
 		}
 	default:
-		err := storage.WithMigrationLock(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
-			p, err := az.prepareReencode(ctx, db, c, prev, true)
+		err := storage.WithMigrationLock(ctx, k.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+			p, err := k.prepareReencode(ctx, db, c, prev, true)
 			if err != nil || p == nil {
 				return false, err
 			}
-			return az.runReencode(ctx, db, c, p, nil)
+			return k.runReencode(ctx, db, c, p, nil)
 		})
 		if err != nil {
 			return fmt.Errorf("authz: encryption: %w", err)
 		}
-		if st, err = readCipherState(ctx, az.db, c, prev); err != nil {
+		if st, err = readCipherState(ctx, k.db, c, prev); err != nil {
 			return err
 		}
 	}
-	az.cipher, az.generation = c, st.generation
+	k.cipher, k.generation = c, st.generation
 	return nil
 }
 
 // startRotation runs the rotation pass in the background: it takes the
-// rotation lease (trying again every rotationRetry while another process
+// rotation lease (trying again every RotationRetry while another process
 // has it, or after a pass that failed), runs the resumable pass, and
 // stops once the store is under c. Close stops it between batches; the
 // next start (or another replica's next try) resumes it.
-func (az *Authz) startRotation(c, prev *cipher.Cipher) {
+func (k *Keys) startRotation(c, prev *cipher.Cipher) {
 	holder, err := randomHex()
 	if err != nil {
-		az.log.Error("encryption: rotation: " + err.Error())
+		k.log.Error("encryption: rotation: " + err.Error())
 		return
 	}
 	holder = holder[:16]
-	az.goBackground(func(ctx context.Context) {
+	k.goBackground(func(ctx context.Context) {
 		for first := true; ; first = false {
-			done, err := az.tryRotation(ctx, c, prev, holder)
+			done, err := k.tryRotation(ctx, c, prev, holder)
 			switch {
 			case done || ctx.Err() != nil:
 				return
 			case err != nil:
-				az.log.Warn("encryption: rotation pass stopped; it resumes at the next try", "err", err.Error(),
-					"retry_in", rotationRetry.String())
+				k.log.Warn("encryption: rotation pass stopped; it resumes at the next try", "err", err.Error(),
+					"retry_in", RotationRetry.String())
 			case first:
-				az.log.Info("encryption: another process is rotating the key; serving with both keys meanwhile")
+				k.log.Info("encryption: another process is rotating the key; serving with both keys meanwhile")
 			}
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(rotationRetry):
+			case <-time.After(RotationRetry):
 			}
 		}
 	})
@@ -148,22 +150,22 @@ func (az *Authz) startRotation(c, prev *cipher.Cipher) {
 
 // tryRotation runs the rotation pass if the store still needs it and the
 // lease is free. It reports whether the store is under c.
-func (az *Authz) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder string) (bool, error) {
-	st, err := readCipherState(ctx, az.db, c, prev)
+func (k *Keys) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder string) (bool, error) {
+	st, err := readCipherState(ctx, k.db, c, prev)
 	if err != nil || st.done(c) {
 		return err == nil, err
 	}
-	ok, err := storage.TryLease(ctx, az.db, settingRotationLease, holder, rotationLeaseTTL)
+	ok, err := storage.TryLease(ctx, k.db, settingRotationLease, holder, rotationLeaseTTL)
 	if err != nil || !ok {
 		return false, err
 	}
 	defer func() {
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = storage.ReleaseLease(uctx, az.db, settingRotationLease, holder)
+		_ = storage.ReleaseLease(uctx, k.db, settingRotationLease, holder)
 	}()
 	renew := func() error {
-		switch ok, err := storage.TryLease(ctx, az.db, settingRotationLease, holder, rotationLeaseTTL); {
+		switch ok, err := storage.TryLease(ctx, k.db, settingRotationLease, holder, rotationLeaseTTL); {
 		case err != nil:
 			return err
 		case !ok:
@@ -172,13 +174,13 @@ func (az *Authz) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder
 		return nil
 	}
 	done := false
-	err = storage.WithCleanRewrite(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
-		p, err := az.prepareReencode(ctx, db, c, prev, false)
+	err = storage.WithCleanRewrite(ctx, k.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+		p, err := k.prepareReencode(ctx, db, c, prev, false)
 		if err != nil || p == nil {
 			done = err == nil
 			return false, err
 		}
-		changed, err := az.runReencode(ctx, db, c, p, renew)
+		changed, err := k.runReencode(ctx, db, c, p, renew)
 		done = err == nil
 		if err == nil && changed {
 			err = renew() // before the tables are rebuilt
@@ -200,7 +202,7 @@ type reencodePlan struct {
 // pass meanwhile: nil, nil) and plans the pass. With record, it records
 // the key writers must use and waits for the writes already past that
 // check (the caller holds the migration lock).
-func (az *Authz) prepareReencode(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher, record bool) (*reencodePlan, error) {
+func (k *Keys) prepareReencode(ctx context.Context, db bun.IDB, c, prev *cipher.Cipher, record bool) (*reencodePlan, error) {
 	st, err := readCipherState(ctx, db, c, prev)
 	if err != nil || st.done(c) {
 		return nil, err
@@ -226,17 +228,17 @@ func (az *Authz) prepareReencode(ctx context.Context, db bun.IDB, c, prev *ciphe
 // key check value, the generation and the format to c. It reports
 // whether anything was rewritten. renew, when set, runs after each batch
 // (the rotation lease).
-func (az *Authz) runReencode(ctx context.Context, db bun.IDB, c *cipher.Cipher, p *reencodePlan, renew func() error) (bool, error) {
+func (k *Keys) runReencode(ctx context.Context, db bun.IDB, c *cipher.Cipher, p *reencodePlan, renew func() error) (bool, error) {
 	what, how := "converting plain and unbound values", " under the migration lock"
 	if p.rotating {
 		what, how = "re-encrypting under the new key (rotation)", " in the background, serving with both keys"
 	}
-	az.log.Info("encryption: "+what+how, "batch_rows", 1000, "generation", p.target)
+	k.log.Info("encryption: "+what+how, "batch_rows", 1000, "generation", p.target)
 	start := time.Now()
-	r := &recoder{c: c, source: p.source, target: p.target, sourceGen: p.sourceGen, descriptions: az.cfg.EncryptDescriptions,
+	r := &recoder{c: c, source: p.source, target: p.target, sourceGen: p.sourceGen, descriptions: k.cfg.EncryptDescriptions,
 		cur: map[string]*cipher.ClientCipher{}, old: map[string]*cipher.ClientCipher{}, v1: map[string]*cipher.ClientCipher{}}
 	var err error
-	if r.owners, err = az.auditOwners(ctx, db); err != nil {
+	if r.owners, err = k.auditOwners(ctx, db); err != nil {
 		return false, err
 	}
 	marker := c.ForColumn([]byte("rolegate/reencode"), "progress", p.target)
@@ -246,15 +248,15 @@ func (az *Authz) runReencode(ctx context.Context, db bun.IDB, c *cipher.Cipher, 
 		Unseal: marker.Decrypt,
 		Done:   cipher.GenerationPrefix(p.target),
 		Recode: r.recode,
-		Log:    az.log.Info,
+		Log:    k.log.Info,
 		AfterBatch: func(batch int) error {
 			if renew != nil {
 				if err := renew(); err != nil {
 					return err
 				}
 			}
-			if reencodeHook != nil {
-				return reencodeHook(az, batch)
+			if ReencodeHook != nil {
+				return ReencodeHook(k, ctx, batch)
 			}
 			return nil
 		},
@@ -276,7 +278,7 @@ func (az *Authz) runReencode(ctx context.Context, db bun.IDB, c *cipher.Cipher, 
 		}
 	}
 	secs := time.Since(start).Seconds()
-	az.log.Info("encryption: "+what+" done", "rows_changed", n, "seconds", fmt.Sprintf("%.2f", secs),
+	k.log.Info("encryption: "+what+" done", "rows_changed", n, "seconds", fmt.Sprintf("%.2f", secs),
 		"rows_per_second", int64(float64(n)/max(secs, 1e-9)))
 	return n > 0, nil
 }
@@ -521,14 +523,14 @@ func encryptedTokenPrefix(s string) int {
 
 // auditOwners maps the client fingerprints of audit records to the
 // namespaces that have data in the store.
-func (az *Authz) auditOwners(ctx context.Context, db bun.IDB) (map[string]string, error) {
+func (k *Keys) auditOwners(ctx context.Context, db bun.IDB) (map[string]string, error) {
 	var nss []string
 	if err := db.NewRaw(`SELECT ns FROM rolegate_revisions UNION SELECT ns FROM rolegate_roles`).Scan(ctx, &nss); err != nil {
 		return nil, storage.Classify(err)
 	}
 	out := make(map[string]string, len(nss))
 	for _, ns := range nss {
-		out[az.fingerprint(ns)] = ns
+		out[k.fingerprint(ns)] = ns
 	}
 	return out, nil
 }

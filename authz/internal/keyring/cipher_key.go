@@ -1,4 +1,4 @@
-package authz
+package keyring
 
 import (
 	"context"
@@ -24,18 +24,18 @@ const (
 // wins, so all agree), and needs a passphrase of cipher.MinPassphraseLen
 // characters. The salt is written before the check value, so a store with
 // a check value and no salt is always a legacy one.
-func (az *Authz) openCipher(ctx context.Context, key string) (*cipher.Cipher, error) {
-	_, checked, err := storage.GetSetting(ctx, az.db, settingCipherCheck)
+func (k *Keys) openCipher(ctx context.Context, key string) (*cipher.Cipher, error) {
+	_, checked, err := storage.GetSetting(ctx, k.db, settingCipherCheck)
 	if err != nil {
 		return nil, fmt.Errorf("authz: %w", err)
 	}
-	salt, salted, err := storage.GetSetting(ctx, az.db, settingCipherSalt)
+	salt, salted, err := storage.GetSetting(ctx, k.db, settingCipherSalt)
 	if err != nil {
 		return nil, fmt.Errorf("authz: %w", err)
 	}
 	if checked && !salted {
 		if utf8.RuneCountInString(key) < cipher.MinPassphraseLen {
-			az.log.Warn(fmt.Sprintf("AUTH_ENCRYPTION_KEY is shorter than %d characters; this store was encrypted before that minimum and keeps working, but a new store would refuse it", cipher.MinPassphraseLen))
+			k.log.Warn(fmt.Sprintf("AUTH_ENCRYPTION_KEY is shorter than %d characters; this store was encrypted before that minimum and keeps working, but a new store would refuse it", cipher.MinPassphraseLen))
 		}
 		c, err := cipher.New(key)
 		if err != nil {
@@ -47,7 +47,7 @@ func (az *Authz) openCipher(ctx context.Context, key string) (*cipher.Cipher, er
 		return nil, fmt.Errorf("authz: AUTH_ENCRYPTION_KEY has %d characters; at least %d are required", n, cipher.MinPassphraseLen)
 	}
 	if !salted {
-		salt, err = storage.GetOrInitSetting(ctx, az.db, settingCipherSalt, func() (string, error) {
+		salt, err = storage.GetOrInitSetting(ctx, k.db, settingCipherSalt, func() (string, error) {
 			b, err := cipher.NewSalt()
 			return hex.EncodeToString(b), err
 		})
