@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rolegate/rolegate/examples/rolegatectl/casbinimport"
 )
 
 // env is what a run reads and writes besides its arguments, so that tests
