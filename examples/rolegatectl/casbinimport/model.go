@@ -152,7 +152,10 @@ func (s Shape) Name() string {
 // Shape finds which RBAC form rolegate expresses the model is, or
 // refuses it with everything it uses that rolegate cannot express.
 func (m *Model) Shape() (Shape, error) {
-	ref := &Refusal{}
+	// ref collects what rolegate cannot express; form collects the
+	// mismatches those cause further down (fields left uncompared), which
+	// are reported only when there is nothing more basic to say.
+	ref, form := &Refusal{}, &Refusal{}
 	sh := Shape{FromModel: true, Dom: -1, Sub: -1, Group: -1}
 	var groupField string
 	for _, s := range []string{"request_definition", "policy_definition", "matchers"} {
@@ -214,6 +217,9 @@ func (m *Model) Shape() (Shape, error) {
 		}
 		if g := reGCall.FindStringSubmatch(term); g != nil {
 			switch {
+			case g[1] == "g" && !sawG && (len(req) == 0 || g[2] != req[0] || len(pol) == 0 || g[3] != pol[0]):
+				sawG = true
+				ref.add("roles over a field other than the subject (g(r.%s, p.%s), where the subject is the first request and policy field): rolegate's roles hold users", Escape(g[2]), Escape(g[3]))
 			case g[1] == "g" && !sawG:
 				sawG = true
 				usedR[g[2]], usedP[g[3]] = true, "sub"
@@ -243,10 +249,10 @@ func (m *Model) Shape() (Shape, error) {
 		}
 	}
 	if !sawG {
-		ref.add("a matcher without g(r.sub, p.sub): users are not related to roles, so this is not RBAC as rolegate has it")
+		form.add("a matcher without g(r.sub, p.sub): users are not related to roles, so this is not RBAC as rolegate has it")
 	}
 	if gArity == 3 && gDom == "" || gArity == 2 && gDom != "" || gArity == 0 && sawG {
-		ref.add("a g definition that does not match its use in the matcher")
+		form.add("a g definition that does not match its use in the matcher")
 	}
 	if gDom != "" {
 		sh.Domains = true
@@ -256,7 +262,7 @@ func (m *Model) Shape() (Shape, error) {
 			}
 		}
 		if domEq[0] == "" {
-			ref.add("a domain in g that no r.DOM == p.DOM term ties to the grant: roles would hold across domains")
+			form.add("a domain in g that no r.DOM == p.DOM term ties to the grant: roles would hold across domains")
 		} else {
 			sh.Dom = slices.Index(pol, domEq[1])
 			usedR[domEq[0]], usedP[domEq[1]] = true, "dom"
@@ -267,7 +273,7 @@ func (m *Model) Shape() (Shape, error) {
 			continue
 		}
 		if usedR[e[0]] || usedP[e[1]] != "" {
-			ref.add("a request or policy field compared twice in the matcher")
+			form.add("a request or policy field compared twice in the matcher")
 			continue
 		}
 		usedR[e[0]], usedP[e[1]] = true, "perm"
@@ -275,19 +281,19 @@ func (m *Model) Shape() (Shape, error) {
 	}
 	for _, f := range req {
 		if !usedR[f] {
-			ref.add("the request field %s, which the matcher does not compare to a policy field", Escape(f))
+			form.add("the request field %s, which the matcher does not compare to a policy field", Escape(f))
 		}
 	}
 	for _, f := range pol {
 		if usedP[f] == "" {
-			ref.add("the policy field %s, which the matcher does not compare to a request field", Escape(f))
+			form.add("the policy field %s, which the matcher does not compare to a request field", Escape(f))
 		}
 	}
 	if slices.Contains(sh.Perm, -1) || sh.Sub < 0 || (sh.Domains && sh.Dom < 0) {
-		ref.add("a matcher naming fields its definitions do not have")
+		form.add("a matcher naming fields its definitions do not have")
 	}
 	if len(sh.Perm) == 0 || len(sh.Perm) > 2 {
-		ref.add("%d compared object fields: rolegate names a permission by one or two (OBJ, or OBJ and ACT)", len(sh.Perm))
+		form.add("%d compared object fields: rolegate names a permission by one or two (OBJ, or OBJ and ACT)", len(sh.Perm))
 	}
 	slices.Sort(sh.Perm)
 	if sh.ResourceRoles {
@@ -295,6 +301,9 @@ func (m *Model) Shape() (Shape, error) {
 	}
 	sh.Fields = len(pol)
 	if err := ref.err(); err != nil {
+		return Shape{}, err
+	}
+	if err := form.err(); err != nil {
 		return Shape{}, err
 	}
 	return sh, nil
