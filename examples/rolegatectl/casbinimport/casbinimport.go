@@ -1,30 +1,46 @@
 // Package casbinimport turns Casbin RBAC policies (a policy.csv, or the
-// rows of a casbin_rule table) into a rolegate policy. rolegatectl's
-// "import casbin" uses it; so does the test that runs Casbin and rolegate
-// on the same files.
+// rows of a casbin_rule table), with their model when given, into a
+// rolegate policy. rolegatectl's "import casbin" uses it; so does the test
+// that runs Casbin and rolegate on Casbin's own examples.
+//
+// Import first finds the form of the policy: from the model (ReadModel,
+// Model.Shape) or, without one, from the policy's shape (ShapeOf). rolegate
+// expresses RBAC (g(r.sub, p.sub) with r.X == p.X), a role hierarchy,
+// resource roles (g2(r.obj, p.obj)), domains (g(r.sub, p.sub, r.dom) with
+// r.dom == p.dom) and a hierarchy within domains. Anything else is a
+// *Refusal, before anything is converted: deny or priority effects,
+// keyMatch/regexMatch/globMatch matchers, ABAC conditions, time-windowed
+// role links, several policy types, and a literal * as a name (a pattern
+// in Casbin, a plain name in rolegate).
 //
 // The mapping (documented in the README, "Importing from Casbin"):
 //
 //   - p, R, PERM            role R is granted PERM.
 //   - p, R, OBJ, ACT        role R is granted "OBJ:ACT".
-//   - p, R, DOM, OBJ, ACT   (when the policy has domains) role "R@DOM" is
-//     granted "OBJ:ACT": a Casbin role's grants differ per domain, a
-//     rolegate role's do not, so each (role, domain) becomes a role.
-//   - a trailing effect field "allow" is dropped; "deny" rules are skipped
-//     (rolegate has no deny), and listed.
+//   - p, R, DOM, OBJ, ACT   (with domains) role "R@DOM" is granted
+//     "OBJ:ACT": a Casbin role's grants differ per domain, a rolegate
+//     role's do not, so each (role, domain) becomes a role.
+//   - a trailing effect field "allow" is dropped; a "deny" line under an
+//     allow-only model is skipped (it never allows in Casbin either).
 //   - g, A, B               A is a member of role B; or, when A is itself a
 //     role (the second field of some g line), A inherits B.
-//   - g, U, R, DOM          U is a member of role "R@DOM" in scope DOM.
+//   - g, U, R, DOM          U is a member of role "R@DOM" in scope DOM; or,
+//     when U is itself a role, "U@DOM" inherits "R@DOM".
 //   - g2, OBJ, GROUP        resource roles: every grant on GROUP (directly
 //     or through further g2 lines) is also granted on OBJ.
 //   - A user granted permissions directly (p, alice, data1, read, alice
 //     named nowhere as a role) gets a role of the same name with alice as
-//     its only member: Casbin's g(r.sub, p.sub) holds for r.sub == p.sub.
+//     its only member ("alice@DOM", in scope DOM, with domains): Casbin's
+//     g(r.sub, p.sub) holds for r.sub == p.sub.
+//   - Role names are not users: Casbin answers for a role asked as a
+//     subject (g(x, x) holds); rolegate asks a role's effective grant
+//     instead (GET /api/permission/{role}/{name}?effective=true,
+//     "rolegatectl check --role").
 //
-// The policy has domains when some g line has a domain field. Every line
-// that fits none of these (other section types, extra fields, names that
-// rolegate refuses) is listed in Skipped with its reason; nothing is
-// silently dropped.
+// Every line that fits none of these (other section types, wrong field
+// counts, names that rolegate refuses) is listed in Skipped with its
+// reason; nothing is silently dropped. Names in messages are escaped
+// (Escape).
 package casbinimport
 
 import (
