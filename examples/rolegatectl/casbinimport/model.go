@@ -68,7 +68,7 @@ func ReadModel(r io.Reader) (*Model, error) {
 type Refusal struct{ Reasons []string }
 
 func (r *Refusal) Error() string {
-	return "rolegate cannot express this Casbin model: " + strings.Join(r.Reasons, "; ")
+	return "rolegate cannot express this Casbin model or policy (nothing was imported): " + strings.Join(r.Reasons, "; ")
 }
 
 func (r *Refusal) add(format string, a ...any) {
