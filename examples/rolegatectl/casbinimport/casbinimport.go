@@ -141,10 +141,9 @@ func Import(rules []Rule, model *Model) (Result, error) {
 // ShapeOf reads the RBAC form from the policy alone, where it is
 // unambiguous: domains when a g line carries a third field, resource
 // roles when there are g2 lines, an effect field when p lines end in
-// allow or deny. Other section types (p2, g3) are refused.
+// allow or deny. What it cannot express is refused by Check.
 func ShapeOf(rules []Rule) (Shape, error) {
 	sh := Shape{Dom: -1, Sub: 0, Group: -1}
-	ref := &Refusal{}
 	for _, r := range rules {
 		n := len(r.Values)
 		switch {
@@ -158,8 +157,7 @@ func ShapeOf(rules []Rule) (Shape, error) {
 			sh.Effect = true
 		}
 	}
-	sh.Group = -1
-	return sh, ref.err()
+	return sh, nil
 }
 
 // Check refuses a policy that uses what rolegate cannot express: deny
