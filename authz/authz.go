@@ -53,6 +53,7 @@ type Authz struct {
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
 	refusals      *audit.RefusalBudget // how many refusals the audit log may take
+	pruner        *audit.Pruner        // the audit retention; Wrote after each audit insert
 	admins        adminKeys            // the closed admin plane's keys; nil in open mode
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
@@ -146,6 +147,8 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.sqliteWriters = &sync.Mutex{}
 	}
 	az.bg, az.stop = context.WithCancel(context.Background())
+	az.pruner = &audit.Pruner{DB: db, Log: log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
+		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
 	az.decisions = newDecisionLog(cfg)
 	if cfg.MetricsRegisterer != nil || cfg.EnableMetrics {
 		m, err := newMetrics(cfg.MetricsRegisterer, cfg.EnableMetrics, az)
@@ -169,9 +172,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		return nil, err
 	}
 	az.startWatcher(az.bg)
-	pruner := &audit.Pruner{DB: az.db, Log: az.log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
-		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
-	az.goBackground(pruner.Run)
+	az.goBackground(az.pruner.Run)
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
