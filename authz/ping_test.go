@@ -168,25 +168,18 @@ func TestPingListener(t *testing.T) {
 }
 
 func TestRevisionsBehind(t *testing.T) {
-	var r revisions
-	if n := r.behind(0); n != 0 {
+	var c Client
+	if n := c.behind(0); n != 0 {
 		t.Errorf("empty store: %d", n)
 	}
-	if n := r.behind(3); n != 3 {
+	if n := c.behind(3); n != 3 {
 		t.Errorf("three unseen: %d", n)
 	}
-	r.ours(5) // ours, above the gap 1..4
-	if n := r.behind(5); n != 4 {
-		t.Errorf("four unseen below one of ours: %d", n)
+	c.caughtUp(0, 5)
+	if n := c.behind(5); n != 0 {
+		t.Errorf("after catching up: %d", n)
 	}
-	if n := r.behind(4); n != 4 {
-		t.Errorf("a read older than our write: %d", n)
-	}
-	r.observe(5)
-	if n := r.behind(5); n != 0 {
-		t.Errorf("after observing: %d", n)
-	}
-	if n := r.behind(2); n != 0 {
+	if n := c.behind(2); n != 0 {
 		t.Errorf("an older read: %d", n)
 	}
 }
