@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -219,51 +218,18 @@ type Config struct {
 	DecisionAudit string
 }
 
-// DefaultConfig returns the documented defaults.
+// DefaultConfig returns the documented defaults (see the settings table
+// in envvars.go).
 func DefaultConfig() Config {
-	return Config{
-		DatabaseType:                storage.TypeSQLite,
-		SQLitePath:                  storage.DefaultSQLitePath,
-		JWTAlgorithm:                "HS256",
-		JWTAccessTokenExpireMinutes: 1440,
-		JWTRefreshTokenExpireDays:   7,
-		CORSOrigins:                 []string{"*"},
-		AuditRefusalsPerSecond:      50,
-		MaxRowsPerClient:            10_000,
-		MaxNamespaces:               100,
-		AuditRetention:              90 * 24 * time.Hour,
-		AuditMaxRecords:             1_000_000,
-		CacheMaxUsers:               200_000,
-		MaxClients:                  10_000,
-		RevisionCheckInterval:       time.Second,
-		DecisionLogPerSecond:        100,
-	}
+	var c Config
+	fillDefaults(&c)
+	return c
 }
 
 // withDefaults fills every zero field with its default.
 func (c Config) withDefaults() Config {
-	d := DefaultConfig()
-	orDefault(&c.DatabaseType, d.DatabaseType)
-	orDefault(&c.SQLitePath, d.SQLitePath)
-	orDefault(&c.JWTAlgorithm, d.JWTAlgorithm)
-	orDefault(&c.JWTAccessTokenExpireMinutes, d.JWTAccessTokenExpireMinutes)
-	orDefault(&c.JWTRefreshTokenExpireDays, d.JWTRefreshTokenExpireDays)
-	if c.CORSOrigins == nil {
-		c.CORSOrigins = d.CORSOrigins
-	}
-	orDefault(&c.AuditRefusalsPerSecond, d.AuditRefusalsPerSecond)
-	orDefault(&c.CacheMaxUsers, d.CacheMaxUsers)
-	orDefault(&c.MaxClients, d.MaxClients)
-	orDefault(&c.RevisionCheckInterval, d.RevisionCheckInterval)
-	orDefault(&c.MaxRowsPerClient, d.MaxRowsPerClient)
-	orDefault(&c.MaxNamespaces, d.MaxNamespaces)
-	orDefault(&c.AuditRetention, d.AuditRetention)
-	orDefault(&c.AuditMaxRecords, d.AuditMaxRecords)
+	fillDefaults(&c)
 	orDefault(&c.auditPruneEvery, defaultAuditPruneEvery)
-	orDefault(&c.DecisionLog, decisionOff)
-	orDefault(&c.DecisionLogSample, 1)
-	orDefault(&c.DecisionLogPerSecond, d.DecisionLogPerSecond)
-	orDefault(&c.DecisionAudit, decisionOff)
 	orDefault(&c.pingCache, time.Second)
 	return c
 }
@@ -310,113 +276,7 @@ func ConfigFromEnv() (Config, error) {
 // Validate finds in the rest.
 func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	c := DefaultConfig()
-	var errs []error
-	str := func(key string, dst *string) {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
-			*dst = v
-		}
-	}
-	boolean := func(key string, dst *bool) {
-		v := strings.TrimSpace(getenv(key))
-		if v == "" {
-			return
-		}
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q is not true or false", key, v))
-			return
-		}
-		*dst = b
-	}
-	integer := func(key string, dst *int, min, max int) {
-		v := strings.TrimSpace(getenv(key))
-		if v == "" {
-			return
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < min || n > max {
-			errs = append(errs, fmt.Errorf("%s=%q is not a whole number from %d to %d", key, v, min, max))
-			return
-		}
-		*dst = n
-	}
-	str("AUTH_DATABASE_TYPE", &c.DatabaseType)
-	str("AUTH_DATABASE_URL", &c.DatabaseURL)
-	str("AUTH_POSTGRESQL_URL", &c.PostgreSQLURL)
-	str("AUTH_SQLITE_PATH", &c.SQLitePath)
-	c.JWTSecretKey = getenv("AUTH_JWT_SECRET_KEY")
-	c.JWTSecretWrapKey = getenv("AUTH_JWT_SECRET_WRAP_KEY")
-	str("AUTH_JWT_ALGORITHM", &c.JWTAlgorithm)
-	integer("AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES", &c.JWTAccessTokenExpireMinutes, 1, 525600)
-	integer("AUTH_JWT_REFRESH_TOKEN_EXPIRE_DAYS", &c.JWTRefreshTokenExpireDays, 1, 3650)
-	boolean("AUTH_ENABLE_ENCRYPTION", &c.EnableEncryption)
-	c.EncryptionKey = getenv("AUTH_ENCRYPTION_KEY")
-	c.EncryptionKeyPrevious = getenv("AUTH_ENCRYPTION_KEY_PREVIOUS")
-	boolean("AUTH_ENCRYPT_DESCRIPTIONS", &c.EncryptDescriptions)
-	negated := func(key string, dst *bool) { // AUTH_ALLOW_CORS=false sets DisableCORS
-		on := !*dst
-		boolean(key, &on)
-		*dst = !on
-	}
-	negated("AUTH_ALLOW_CORS", &c.DisableCORS)
-	if v := strings.TrimSpace(getenv("AUTH_CORS_ORIGINS")); v != "" {
-		c.CORSOrigins = splitList(v)
-	}
-	negated("AUTH_ENABLE_AUDIT_LOGGING", &c.DisableAuditLogging)
-	if v := strings.TrimSpace(getenv("AUTH_ENABLE_CONSOLE")); v != "" {
-		on := false
-		boolean("AUTH_ENABLE_CONSOLE", &on)
-		c.Console = map[bool]ConsoleMode{true: ConsoleOn, false: ConsoleOff}[on]
-	}
-	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
-	integer("AUTH_DECISION_LOG_PER_SECOND", &c.DecisionLogPerSecond, 1, 1_000_000)
-	str("AUTH_CLIENT_KEY", &c.ClientKey)
-	if v := strings.TrimSpace(getenv("AUTH_CLIENT_KEYS")); v != "" {
-		c.ClientKeys = splitList(v)
-	}
-	integer("AUTH_MAX_ROWS_PER_CLIENT", &c.MaxRowsPerClient, 1, 1<<30)
-	integer("AUTH_MAX_NAMESPACES", &c.MaxNamespaces, 1, 1<<30)
-	if v := strings.TrimSpace(getenv("AUTH_AUDIT_RETENTION")); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < time.Minute {
-			errs = append(errs, fmt.Errorf("AUTH_AUDIT_RETENTION=%q is not a duration of at least 1m (like 2160h)", v))
-		} else {
-			c.AuditRetention = d
-		}
-	}
-	integer("AUTH_AUDIT_MAX_RECORDS", &c.AuditMaxRecords, 1, 1<<40)
-	if v := strings.TrimSpace(getenv("AUTH_TRUSTED_PROXIES")); v != "" {
-		c.TrustedProxies = splitList(v)
-	}
-	str("AUTH_DEFAULT_ROLE", &c.DefaultRole)
-	boolean("AUTH_TRACE_USER_NAMES", &c.TraceUserNames)
-	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
-	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
-	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 10*time.Millisecond {
-			errs = append(errs, fmt.Errorf("AUTH_REVISION_CHECK_INTERVAL=%q is not a duration of at least 10ms (like 1s)", v))
-		} else {
-			c.RevisionCheckInterval = d
-		}
-	}
-	if v := strings.TrimSpace(getenv("AUTH_LOGIN_ATTEMPTS_PER_MINUTE")); v != "" {
-		integer("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", &c.LoginAttemptsPerMinute, 0, 1_000_000)
-		if c.LoginAttemptsPerMinute == 0 && v == "0" {
-			c.LoginAttemptsPerMinute = -1 // off
-		}
-	}
-	boolean("AUTH_ENABLE_METRICS", &c.EnableMetrics)
-	str("AUTH_DECISION_LOG", &c.DecisionLog)
-	if v := strings.TrimSpace(getenv("AUTH_DECISION_LOG_SAMPLE")); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(f > 0 && f <= 1) {
-			errs = append(errs, fmt.Errorf("AUTH_DECISION_LOG_SAMPLE=%q is not a number above 0 and at most 1 (like 0.1)", v))
-		} else {
-			c.DecisionLogSample = f
-		}
-	}
-	str("AUTH_DECISION_AUDIT", &c.DecisionAudit)
+	errs := readSettings(&c, getenv)
 	providers, err := loginx.ProvidersFromEnv(getenv)
 	if err != nil {
 		errs = append(errs, err)
