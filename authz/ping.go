@@ -109,7 +109,7 @@ func (az *Authz) revisionLag(ctx context.Context) (int64, error) {
 	}
 	var lag int64
 	for ns, c := range clients {
-		lag = max(lag, c.behind(revs[ns]))
+		lag = max(lag, az.unseen(ctx, c, revs[ns]))
 	}
 	return lag, nil
 }

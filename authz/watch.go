@@ -86,11 +86,8 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	}
 	for ns, c := range clients {
 		rev := revs[ns]
-		if az.metrics != nil {
-			az.metrics.lag(c.behind(rev))
-		}
 		if known := c.known.Load(); rev != known {
-			az.dropChanged(qctx, c, known, rev)
+			az.metrics.lag(az.dropChanged(qctx, c, known, rev))
 			c.caughtUp(known, rev)
 		}
 	}
@@ -107,8 +104,9 @@ const maxUnseen = 256
 // process wrote (the log names its writer id) are left out: the write
 // dropped what they changed already. Whatever cannot be read (too many
 // revisions, entries pruned, the store failing, or a store gone back
-// below known) flushes everything.
-func (az *Authz) dropChanged(ctx context.Context, c *Client, known, rev int64) {
+// below known) flushes everything. It returns how many of the revisions
+// were others' (all of them when it cannot tell).
+func (az *Authz) dropChanged(ctx context.Context, c *Client, known, rev int64) (others int64) {
 	if rev > known && rev-known <= maxUnseen {
 		ch, err := storage.ChangedUsers(ctx, az.db, c.scope, az.writer, known, rev)
 		if err == nil && ch.Complete {
@@ -124,15 +122,16 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, known, rev int64) {
 				}
 				az.log.Debug("decision cache: what changed elsewhere dropped", "client", c.fingerprint,
 					"revision", rev, "users", len(ch.Users), "roles", len(ch.Roles)+len(ch.DeletedRoles))
-				return
+				return ch.Others
 			}
 			c.flushCache()
 			az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
-			return
+			return ch.Others
 		}
 	}
 	c.flushCache()
 	az.log.Debug("decision cache flushed: changes elsewhere not in the change log", "client", c.fingerprint, "revision", rev)
+	return max(rev-known, 0)
 }
 
 // caughtUp records that c's cache reflects every revision up to rev, read
@@ -154,10 +153,21 @@ func (c *Client) caughtUp(known, rev int64) {
 	}
 }
 
-// behind counts the revisions up to rev (read from the store) that the
-// cache has not seen.
-func (c *Client) behind(rev int64) int64 {
-	return max(rev-c.known.Load(), 0)
+// unseen counts the revisions up to rev (read from the store) that c's
+// cache has not seen and this process did not write, from the change log
+// (every revision above the cache's when the log cannot tell).
+func (az *Authz) unseen(ctx context.Context, c *Client, rev int64) int64 {
+	known := c.known.Load()
+	n := rev - known
+	if n <= 0 {
+		return 0
+	}
+	if n <= maxUnseen {
+		if ch, err := storage.ChangedUsers(ctx, az.db, c.scope, az.writer, known, rev); err == nil && ch.Complete {
+			return ch.Others
+		}
+	}
+	return n
 }
 
 func (az *Authz) flushAll(reason string) {

@@ -216,6 +216,8 @@ type Changes struct {
 	Users        []string
 	Roles        []string
 	DeletedRoles []string
+	// Others counts the revisions not written by the caller.
+	Others int64
 }
 
 // ChangedUsers reads what the revisions after..upto (after excluded) of
@@ -245,6 +247,7 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, self string, after, 
 		if self != "" && r.Writer.Valid && r.Writer.String == self {
 			continue // applied by the caller when it wrote it
 		}
+		ch.Others++
 		if !r.User.Valid && r.Role.Valid && r.Role.String != "" {
 			if r.Deleted {
 				ch.DeletedRoles = append(ch.DeletedRoles, r.Role.String)

@@ -259,11 +259,20 @@ func TestChangeLog(t *testing.T) {
 			if !slices.Equal(revs, []int64{1, 2, 3, 4, 5}) {
 				t.Fatalf("revisions %v, want 1 to 5", revs)
 			}
+			mine := func(after, upto int64) (n int) { // revisions 3 and 5 are "me"'s
+				for _, r := range []int64{3, 5} {
+					if r > after && r <= upto {
+						n++
+					}
+				}
+				return n
+			}
 			check := func(self string, after, upto int64, wantUsers []string, wantAll, wantComplete bool) {
 				t.Helper()
 				ch, err := storage.ChangedUsers(ctx, db, s, self, after, upto)
 				slices.Sort(ch.Users)
-				if err != nil || !slices.Equal(ch.Users, wantUsers) || ch.All != wantAll || ch.Complete != wantComplete {
+				if err != nil || !slices.Equal(ch.Users, wantUsers) || ch.All != wantAll || ch.Complete != wantComplete ||
+					wantComplete && self == "me" && ch.Others != upto-after-int64(mine(after, upto)) {
 					t.Fatalf("ChangedUsers(%q, %d, %d) = %+v, %v; want users %v, all %v, complete %v",
 						self, after, upto, ch, err, wantUsers, wantAll, wantComplete)
 				}
