@@ -49,6 +49,9 @@ type Authz struct {
 	mount        restMountState // where Mount put the routes, for the 404/405 handlers
 	evicting     sync.Mutex     // one sweep of client handles at a time
 	checking     sync.Mutex     // one revision check at a time
+	// writer identifies this process's changes in the change log, so the
+	// watcher skips them (see watch.go); new at every Open.
+	writer string
 	// sqliteWriters queues this process's writes on SQLite; nil on
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
@@ -141,7 +144,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	}
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
-		tracing: newTracing(cfg)}
+		tracing: newTracing(cfg), writer: rand.Text()}
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
