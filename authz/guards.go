@@ -52,8 +52,8 @@ func OnRefusal(fn RefusalFunc) GuardOption {
 
 // ScopeFromParam makes the guard check in the scope named by the URL
 // parameter name (":org" in "/orgs/:org/notes"): global memberships and
-// those in that scope count. A request whose parameter is empty is refused
-// (403). A value not in Unicode NFC is refused with 400 (Refusal.Status
+// those in that scope count. With an empty parameter the requirement
+// refuses (403 unless OrIf admits). A value not in Unicode NFC is refused with 400 (Refusal.Status
 // 400; by default the error envelope with "scope is not in Unicode
 // normalization form C"): "café" sent decomposed would otherwise be
 // checked as the stored "café" while the handler's c.Param holds other

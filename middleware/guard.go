@@ -67,9 +67,9 @@ type GuardConfig struct {
 	Role string
 	// Scope, when set, gives the scope to check in from the request (a
 	// URL parameter, a loaded resource); the Checker must then be a
-	// ScopedChecker. It runs after the user is known. An empty scope
-	// refuses the request (403): a scoped route never falls back to a
-	// check without scope. A scope that is not in Unicode NFC is refused
+	// ScopedChecker. It runs after the user is known. With an empty scope
+	// the requirement refuses (403 unless OrIf admits): a scoped route
+	// never falls back to a check without scope. A scope that is not in Unicode NFC is refused
 	// with 400, so that the handler never serves another spelling of the
 	// scope the guard checked. An error refuses with 503, or 404 when it
 	// is ErrResourceNotFound; a Scope function that aborts the request
@@ -233,17 +233,17 @@ func (g *guard) serve(c *gin.Context) {
 		case err != nil:
 			g.refuseError(c, err, DecidedByNone, user, "")
 			return
-		case scope == "":
-			g.deny(c, DecidedByNone, user, scope)
-			return
 		case !norm.NFC.IsNormalString(scope):
 			// The guard would check one spelling and the handler serve
 			// another (c.Param holds the bytes sent).
 			g.observe(c, GuardBadRequest, DecidedByNone, user, "")
 			g.fail(c, http.StatusBadRequest, messageBadRequest, detailScopeNotNFC)
 			return
+		case scope != "":
+			allowed, err = g.allowsIn(c.Request.Context(), scope, user)
 		}
-		allowed, err = g.allowsIn(c.Request.Context(), scope, user)
+		// An empty scope: the requirement refuses (never a check without
+		// scope); an OrIf predicate may still admit.
 	} else {
 		allowed, err = g.allows(c.Request.Context(), user)
 	}
