@@ -38,12 +38,6 @@ func (c *Client) touch() {
 	}
 }
 
-// Role is a role with its description.
-type Role struct {
-	Role        string `json:"role"`
-	Description string `json:"description"`
-}
-
 // MaxDescriptionLength is the longest role description, in characters.
 const MaxDescriptionLength = 1024
 
