@@ -230,7 +230,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 	}
 	// Written together at the end, in the same transaction: a few round
 	// trips instead of one per operation.
-	if err := storage.InsertAudits(ctx, tx, audit); err != nil {
+	if err := storage.InsertAudit(ctx, tx, audit...); err != nil {
 		return nil, err
 	}
 	return results, nil

@@ -52,7 +52,7 @@ func restAuditRoute() restRoute {
 			if !auditActionPattern.MatchString(action) {
 				return 0, "", nil, restRefuse(fmt.Errorf("%w: action must be an action name such as add_role (lower-case letters and '_', at most 64) or \"guard \" and a route", errBadRequest))
 			}
-			recs, err := storage.ListAuditAction(call.ctx, call.cl.az.db, call.cl.fingerprint, action, before, limit)
+			recs, err := storage.ListAudit(call.ctx, call.cl.az.db, call.cl.fingerprint, action, before, limit)
 			if err != nil {
 				return 0, "", nil, err
 			}

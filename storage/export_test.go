@@ -51,3 +51,6 @@ func FairCuts(sizes []int64, keep int64) []int64 {
 	}
 	return fairCuts(buckets, keep)
 }
+
+// PruneAuditBeyond is pruneAuditBeyond.
+var PruneAuditBeyond = pruneAuditBeyond

@@ -41,14 +41,10 @@ func AddMigration(name, comment string, up, down func(ctx context.Context, db *b
 // that crashes while migrating does not leave the others locked out. On
 // SQLite (one machine, usually one process) the migrator's lock row is
 // kept.
-func Migrate(ctx context.Context, db *bun.DB) error {
-	_, err := MigrateCount(ctx, db)
-	return err
-}
-
-// MigrateCount is Migrate, also reporting how many migrations this call
-// applied (0 when the schema was up to date), for the startup line.
-func MigrateCount(ctx context.Context, db *bun.DB) (applied int, err error) {
+//
+// It reports how many migrations this call applied (0 when the schema was
+// up to date), for the startup line.
+func Migrate(ctx context.Context, db *bun.DB) (applied int, err error) {
 	m := migrate.NewMigrator(db, migrations,
 		migrate.WithTableName(migrationsTable),
 		migrate.WithLocksTableName(migrationLocksTable),

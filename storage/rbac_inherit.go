@@ -2,14 +2,10 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
 )
-
-// ErrCycle means an inheritance would make a role inherit from itself.
-var ErrCycle = errors.New("inheritance would make a cycle")
 
 // ancestorsCTE is the recursive part shared by the effective queries: r is
 // the set of roles reached from the seed rows by following inheritance
@@ -66,22 +62,6 @@ func RoleParents(ctx context.Context, db bun.IDB, s Scope, role string) ([]strin
 	var out []string
 	if err := db.NewRaw("SELECT parent FROM rolegate_role_parents WHERE ns = ? AND role = ?",
 		s.NS, role).Scan(ctx, &out); err != nil {
-		return nil, Classify(err)
-	}
-	return sortedUnique(out), nil
-}
-
-// RoleClosure lists the roles whose grants role holds: itself and every
-// role it inherits from, directly or not. ErrRoleNotFound when it does not
-// exist.
-func RoleClosure(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
-	if err := requireRole(ctx, db, s, role); err != nil {
-		return nil, err
-	}
-	var out []string
-	err := db.NewRaw(`WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+` SELECT role FROM r`,
-		role, s.NS).Scan(ctx, &out)
-	if err != nil {
 		return nil, Classify(err)
 	}
 	return sortedUnique(out), nil

@@ -93,7 +93,8 @@ func TestConcurrentMigrations(t *testing.T) {
 					return
 				}
 				defer db.Close()
-				errs <- storage.Migrate(ctx, db)
+				_, err = storage.Migrate(ctx, db)
+				errs <- err
 			}()
 		}
 		for range 5 {
@@ -142,7 +143,7 @@ func TestMigrationLockDiesWithItsHolder(t *testing.T) {
 	}
 	defer db.Close()
 	done := make(chan error, 1)
-	go func() { done <- storage.Migrate(ctx, db) }()
+	go func() { _, err := storage.Migrate(ctx, db); done <- err }()
 	select {
 	case err := <-done:
 		t.Fatalf("Migrate finished (%v) while another session held the lock", err)
@@ -185,7 +186,7 @@ func TestSQLitePathWithURICharacters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := storage.Migrate(ctx, db); err != nil {
+		if _, err := storage.Migrate(ctx, db); err != nil {
 			t.Fatal(err)
 		}
 		created, err := storage.AddRole(ctx, db, s, "editor", "")

@@ -24,7 +24,7 @@ func TestLoginUsersSurviveUsernameMigration(t *testing.T) {
 		defer db.Close()
 		// The store as the previous release left it: no username_source
 		// column, and its migration not recorded.
-		if err := storage.Migrate(ctx, db); err != nil {
+		if _, err := storage.Migrate(ctx, db); err != nil {
 			t.Fatal(err)
 		}
 		for _, q := range []string{
@@ -40,7 +40,7 @@ func TestLoginUsersSurviveUsernameMigration(t *testing.T) {
 			VALUES ('u1', 'google', '1098', 'sara', 1, 1)`); err != nil {
 			t.Fatal(err)
 		}
-		if err := storage.Migrate(ctx, db); err != nil {
+		if _, err := storage.Migrate(ctx, db); err != nil {
 			t.Fatal(err)
 		}
 		never := func() (string, string, error) { t.Fatal("an existing user was given a new name"); return "", "", nil }
