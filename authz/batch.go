@@ -254,9 +254,9 @@ func (c *Client) runOperation(ctx context.Context, tx bun.IDB, op Operation) (bo
 			return c.scopedMembershipOp(ctx, tx, op)
 		}
 		if op.Op == "add_membership" {
-			return storage.AddMembership(ctx, tx, c.scope, op.User, op.Role)
+			return storage.AddMembership(ctx, tx, c.scope, "", op.User, op.Role)
 		}
-		return storage.DeleteMembership(ctx, tx, c.scope, op.User, op.Role)
+		return storage.DeleteMembership(ctx, tx, c.scope, "", op.User, op.Role)
 	case "add_inheritance", "del_inheritance":
 		return c.inheritanceOp(ctx, tx, op)
 	}

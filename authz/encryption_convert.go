@@ -71,7 +71,7 @@ func (az *Authz) initEncryption(ctx context.Context) error {
 		}
 	case st.rotating(c):
 		var p *reencodePlan
-		err := storage.WithMigrationLock(ctx, az.db, nil, func(ctx context.Context, db bun.IDB) (bool, error) {
+		err := storage.WithCleanRewrite(ctx, az.db, true, nil, func(ctx context.Context, db bun.IDB) (bool, error) {
 			var err error
 			if p, err = az.prepareReencode(ctx, db, c, prev, true); err != nil || p == nil {
 				return false, err
@@ -95,7 +95,7 @@ func (az *Authz) initEncryption(ctx context.Context) error {
 			return err
 		}
 	default:
-		err := storage.WithMigrationLock(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+		err := storage.WithCleanRewrite(ctx, az.db, true, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
 			p, err := az.prepareReencode(ctx, db, c, prev, true)
 			if err != nil || p == nil {
 				return false, err
@@ -160,7 +160,7 @@ func (az *Authz) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder
 	defer func() {
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = storage.ReleaseLease(uctx, az.db, settingRotationLease, holder)
+		_, _ = storage.TryLease(uctx, az.db, settingRotationLease, holder, 0)
 	}()
 	renew := func() error {
 		switch ok, err := storage.TryLease(ctx, az.db, settingRotationLease, holder, rotationLeaseTTL); {
@@ -172,7 +172,7 @@ func (az *Authz) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder
 		return nil
 	}
 	done := false
-	err = storage.WithCleanRewrite(ctx, az.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+	err = storage.WithCleanRewrite(ctx, az.db, false, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
 		p, err := az.prepareReencode(ctx, db, c, prev, false)
 		if err != nil || p == nil {
 			done = err == nil

@@ -16,7 +16,7 @@ func restInheritedByRoute() restRoute {
 		params: []restParam{{"role", "role"}}, list: true,
 		resource: func(call *restCall) string { return "role:" + call.args[0] },
 		stream: func(call *restCall, w *restListWriter) error {
-			return storage.EachRoleChild(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+			return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.ChildrenOfRole, "", call.args[0], call.window(),
 				restEachName(w, restAsRole))
 		},
 	}

@@ -42,7 +42,7 @@ func restInheritRoutes() []restRoute {
 		params: []restParam{{"role", "role"}}, list: true,
 		resource: func(call *restCall) string { return "role:" + call.args[0] },
 		stream: func(call *restCall, w *restListWriter) error {
-			return storage.EachRoleParent(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+			return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.ParentsOfRole, "", call.args[0], call.window(),
 				restEachName(w, restAsRole))
 		},
 	}}

@@ -80,20 +80,20 @@ func restQueryRoutes() []restRoute {
 	},
 		withScope(list("/api/user_permissions/:user", "get_user_permissions", user, userResource,
 			func(call *restCall, w *restListWriter) error {
-				return storage.EachUserPermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+				return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.PermissionsOfUser, "", call.args[0], call.window(),
 					restEachName(w, restAsName))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				return storage.EachUserPermissionIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+				return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.PermissionsOfUser, scope, call.args[0],
 					call.window(), restEachName(w, restAsName))
 			}),
 		withScope(list("/api/user_roles/:user", "get_user_roles", user, userResource,
 			func(call *restCall, w *restListWriter) error {
-				return storage.EachUserRole(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+				return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.RolesOfUser, "", call.args[0], call.window(),
 					restEachName(w, restAsRole))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				return storage.EachUserRoleIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+				return storage.EachMember(call.ctx, call.cl.az.db, call.cl.scope, storage.RolesOfUser, scope, call.args[0],
 					call.window(), restEachMember(w, scopedRole))
 			}),
 		list("/api/role_permissions/:role", "get_permissions", role, roleResource,
@@ -103,33 +103,33 @@ func restQueryRoutes() []restRoute {
 					return err
 				}
 				if effective {
-					return storage.EachRoleEffectivePermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0],
+					return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.EffectivePermissionsOfRole, "", call.args[0],
 						call.window(), restEachName(w, restAsName))
 				}
-				return storage.EachRolePermission(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+				return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.PermissionsOfRole, "", call.args[0], call.window(),
 					restEachName(w, restAsName))
 			}),
 		withScope(list("/api/members/:role", "get_role_members", role, roleResource,
 			func(call *restCall, w *restListWriter) error {
-				return storage.EachRoleMember(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+				return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.MembersOfRole, "", call.args[0], call.window(),
 					restEachName(w, restAsUser))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				return storage.EachRoleMemberIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+				return storage.EachMember(call.ctx, call.cl.az.db, call.cl.scope, storage.MembersOfRole, scope, call.args[0],
 					call.window(), restEachMember(w, scopedUser))
 			}),
 		list("/api/which_roles_can/:name", "which_roles_can", perm, permResource,
 			func(call *restCall, w *restListWriter) error {
-				return storage.EachWhichRoleCan(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+				return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.RolesWithPermission, "", call.args[0], call.window(),
 					restEachName(w, restAsRole))
 			}),
 		withScope(list("/api/which_users_can/:name", "which_users_can", perm, permResource,
 			func(call *restCall, w *restListWriter) error {
-				return storage.EachWhichUserCan(call.ctx, call.cl.az.db, call.cl.scope, call.args[0], call.window(),
+				return storage.Each(call.ctx, call.cl.az.db, call.cl.scope, storage.UsersWithPermission, "", call.args[0], call.window(),
 					restEachName(w, restAsUser))
 			}),
 			func(call *restCall, scope string, w *restListWriter) error {
-				return storage.EachWhichUserCanIn(call.ctx, call.cl.az.db, call.cl.scope, scope, call.args[0],
+				return storage.EachMember(call.ctx, call.cl.az.db, call.cl.scope, storage.UsersWithPermission, scope, call.args[0],
 					call.window(), restEachMember(w, scopedUser))
 			}),
 	}
