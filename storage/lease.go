@@ -14,10 +14,10 @@ import (
 // ttl from now. It reports false when another holder has it and it has
 // not expired. A compare-and-set on the row keeps two processes from both
 // taking it; expiry is by the processes' clocks, so ttl must be far above
-// their skew. A holder that dies loses the lease when it expires. With a
-// ttl of 0 or less, holder gives the lease up if it has it (false).
+// their skew. A holder that dies loses the lease when it expires. A ttl of
+// exactly 0 gives the lease up instead, if holder has it (false).
 func TryLease(ctx context.Context, db bun.IDB, key, holder string, ttl time.Duration) (bool, error) {
-	if ttl <= 0 {
+	if ttl == 0 {
 		_, err := db.NewRaw(`DELETE FROM rolegate_settings WHERE key = ? AND value LIKE ?`, key, holder+"/%").Exec(ctx)
 		return false, Classify(err)
 	}
