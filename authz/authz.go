@@ -187,7 +187,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 }
 
 func (az *Authz) init(ctx context.Context) error {
-	n, err := storage.MigrateCount(ctx, az.db)
+	n, err := storage.Migrate(ctx, az.db)
 	if err != nil {
 		return fmt.Errorf("authz: %w", err)
 	}

@@ -108,7 +108,7 @@ func (d *benchData) load(tb testing.TB, c *Client) {
 		}
 		for u, roles := range d.userRoles {
 			for _, r := range roles {
-				if _, err := storage.AddMembership(ctx, tx, c.scope, fmt.Sprintf("user-%d", u), fmt.Sprintf("role-%d", r)); err != nil {
+				if _, err := storage.AddMembership(ctx, tx, c.scope, "", fmt.Sprintf("user-%d", u), fmt.Sprintf("role-%d", r)); err != nil {
 					return err
 				}
 			}
@@ -193,7 +193,7 @@ func (d *benchData) loadChained(tb testing.TB, c *Client) {
 		}
 		for u, roles := range d.userRoles {
 			for _, r := range roles {
-				if _, err := storage.AddMembership(ctx, tx, c.scope, fmt.Sprintf("user-%d", u), fmt.Sprintf("role-%d", r)); err != nil {
+				if _, err := storage.AddMembership(ctx, tx, c.scope, "", fmt.Sprintf("user-%d", u), fmt.Sprintf("role-%d", r)); err != nil {
 					return err
 				}
 			}
