@@ -150,7 +150,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		refusals: newRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
 		tracing: newTracing(cfg)}
 	az.memos.max = memoBudget
-	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
+	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers, int64(cfg.CacheMaxBytes))
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
 	}

@@ -57,19 +57,21 @@ func (c *Client) UserHasRoleIn(ctx context.Context, scope, user, role string) (b
 // name is a permission, or a role when role is set. With metrics on, it
 // counts hits and misses, times every miss and one hit in 64.
 func (c *Client) check(ctx context.Context, scope, user, name string, role bool) (bool, error) {
-	// Names may come in any normalisation form; the store's are NFC. Free
-	// (no allocation) for a name that is NFC already.
-	scope, user, name = middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(name)
 	m := c.az.metrics
 	var start time.Time
 	if m != nil && m.sampleWarm() {
 		start = time.Now()
 	}
-	var ok, warm bool
-	if role {
-		ok, warm = c.cache.CachedRole(user, scope, name)
-	} else {
-		ok, warm = c.cache.Cached(user, scope, name)
+	// The names as given first: a yes for a byte-exact cached name is
+	// right whatever its normalisation form. Only a no or a miss pays for
+	// the NFC forms (the store's), and a no is asked again with them.
+	ok, warm := c.cached(scope, user, name, role)
+	if !ok {
+		ns, nu, nn := middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(name)
+		if ns != scope || nu != user || nn != name {
+			scope, user, name = ns, nu, nn
+			ok, warm = c.cached(scope, user, name, role)
+		}
 	}
 	if warm {
 		if m != nil {
@@ -99,6 +101,15 @@ func (c *Client) check(ctx context.Context, scope, user, name string, role bool)
 		m.miss(start)
 	}
 	return ok, err
+}
+
+// cached is the cache's hit path for a permission, or a role when role is
+// set.
+func (c *Client) cached(scope, user, name string, role bool) (ok, warm bool) {
+	if role {
+		return c.cache.CachedRole(user, scope, name)
+	}
+	return c.cache.Cached(user, scope, name)
 }
 
 var _ middleware.ScopedChecker = (*Client)(nil)

@@ -149,6 +149,11 @@ type Config struct {
 	// cached role permission sets) of all clients together; the least
 	// recently used users go first (200000). AUTH_CACHE_MAX_USERS.
 	CacheMaxUsers int
+	// CacheMaxBytes bounds the decision cache's memory, of all clients
+	// together, counted from the names its entries hold plus a fixed
+	// overhead per entry; past it the clients holding the most lose their
+	// least recently used users first (256 MiB). AUTH_CACHE_MAX_BYTES.
+	CacheMaxBytes int
 	// MaxClients bounds the client handles kept with their caches; the
 	// least recently used go first (10000). AUTH_MAX_CLIENTS.
 	MaxClients int
@@ -234,6 +239,7 @@ func DefaultConfig() Config {
 		AuditRetention:              90 * 24 * time.Hour,
 		AuditMaxRecords:             1_000_000,
 		CacheMaxUsers:               200_000,
+		CacheMaxBytes:               256 << 20,
 		MaxClients:                  10_000,
 		RevisionCheckInterval:       time.Second,
 		DecisionLogPerSecond:        100,
@@ -253,6 +259,7 @@ func (c Config) withDefaults() Config {
 	}
 	orDefault(&c.AuditRefusalsPerSecond, d.AuditRefusalsPerSecond)
 	orDefault(&c.CacheMaxUsers, d.CacheMaxUsers)
+	orDefault(&c.CacheMaxBytes, d.CacheMaxBytes)
 	orDefault(&c.MaxClients, d.MaxClients)
 	orDefault(&c.RevisionCheckInterval, d.RevisionCheckInterval)
 	orDefault(&c.MaxRowsPerClient, d.MaxRowsPerClient)
@@ -391,6 +398,7 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	str("AUTH_DEFAULT_ROLE", &c.DefaultRole)
 	boolean("AUTH_TRACE_USER_NAMES", &c.TraceUserNames)
 	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
+	integer("AUTH_CACHE_MAX_BYTES", &c.CacheMaxBytes, 1<<20, 1<<50)
 	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
 	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
 		d, err := time.ParseDuration(v)
@@ -496,7 +504,7 @@ func (c Config) problems() []error {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
 	errs = append(errs, c.observabilityProblems()...)
-	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
+	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
 		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}

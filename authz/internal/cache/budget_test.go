@@ -14,7 +14,7 @@ func TestBudgetBoundsEveryCacheTogether(t *testing.T) {
 	s.grant("editor", "edit", true)
 	s.member("keep", "editor", true)
 	const max = 500
-	b := NewBudget(max)
+	b := NewBudget(max, 1<<40)
 	keeper := New(s, b)
 	var caches []*Cache
 	for i := range 200 {
@@ -52,7 +52,7 @@ func TestBudgetBoundsEveryCacheTogether(t *testing.T) {
 func TestEvictedEntriesAreRebuilt(t *testing.T) {
 	s := newFakeStore()
 	s.grant("editor", "edit", true)
-	c := New(s, NewBudget(10))
+	c := New(s, NewBudget(10, 1<<40))
 	for i := range 100 {
 		s.member(fmt.Sprintf("u%d", i), "editor", true)
 		allowedIs(t, c, fmt.Sprintf("u%d", i), "", "edit", true)
