@@ -175,6 +175,7 @@ func (c *Cache) dropUser(u *userEntry) {
 		return old, !loaded || deleted
 	})
 	if deleted {
+		u.gone.Store(true)
 		c.budget.count(c, -1, -u.bytes)
 	}
 }

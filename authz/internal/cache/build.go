@@ -69,6 +69,7 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 	if published {
 		entries, bytes := int64(1), u.bytes
 		if old, had := c.users.LoadAndStore(user, u); had {
+			old.gone.Store(true)
 			entries, bytes = 0, u.bytes-old.bytes // replaced, not added
 		}
 		c.budget.count(c, entries, bytes)
@@ -106,6 +107,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 		c.users.Compute(u.name, func(old *userEntry, loaded bool) (*userEntry, bool) {
 			if loaded && old == u {
 				replaced = true
+				u.gone.Store(true)
 				return n, false
 			}
 			return old, !loaded

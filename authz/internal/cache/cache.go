@@ -38,6 +38,14 @@ type Cache struct {
 	// with its value has found all its role entries live since, so a warm
 	// check need not look at them one by one.
 	kills atomic.Uint64
+	// snap is a plain-map copy of users for the warm check (a built-in
+	// map lookup is cheaper than the concurrent map's); an entry that left
+	// users is marked gone, so the copy never answers for it. stale counts
+	// the checks that found their user in users only; past a share of the
+	// copy's size, the copy is made again.
+	snap   atomic.Pointer[map[string]*userEntry]
+	stale  atomic.Int64
+	snapMu sync.Mutex
 	// entries and bytes are what this cache holds in its budget, so that
 	// eviction takes from the cache holding the most.
 	entries, bytes atomic.Int64
@@ -62,6 +70,9 @@ type userEntry struct {
 	// stamp is the cache's kills when every role entry of this entry was
 	// last seen live; noStamp until then.
 	stamp atomic.Uint64
+	// gone: the entry left the users map (set under Cache.mu before the
+	// removal returns), so the snapshot must not answer with it.
+	gone atomic.Bool
 }
 
 const noStamp = ^uint64(0)
@@ -133,8 +144,45 @@ func New(load Loader, budget *Budget) *Cache {
 		dependents: map[string][]*roleEntry{},
 		sets:       map[uint64][]*permSet{},
 	}
+	c.snap.Store(&map[string]*userEntry{})
 	budget.register(c)
 	return c
+}
+
+// lookup finds the user's entry: in the snapshot when it is there and
+// current, else in the users map (and then counts the snapshot stale).
+func (c *Cache) lookup(user string) (*userEntry, bool) {
+	snap := *c.snap.Load()
+	if u, ok := snap[user]; ok && !u.gone.Load() {
+		return u, true
+	}
+	u, ok := c.users.Load(user)
+	if ok {
+		// At the threshold, and again every 256 after it should a copy
+		// already running have kept this one from starting.
+		if n, at := c.stale.Add(1), int64(len(snap)/8+64); n >= at && (n-at)%256 == 0 {
+			c.resnap()
+		}
+	}
+	return u, ok
+}
+
+// resnap copies the users map into a new snapshot. An entry removed
+// while it runs is marked gone, so copying it does no harm.
+func (c *Cache) resnap() {
+	if !c.snapMu.TryLock() {
+		return
+	}
+	defer c.snapMu.Unlock()
+	m := make(map[string]*userEntry, c.users.Size())
+	c.users.Range(func(k string, u *userEntry) bool {
+		if !u.gone.Load() {
+			m[k] = u
+		}
+		return true
+	})
+	c.stale.Store(0)
+	c.snap.Store(&m)
 }
 
 // Allowed reports whether the user holds perm through a global role or,
@@ -158,7 +206,7 @@ func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, er
 // the store (the user is not cached, or a role set it needs was dropped).
 // For callers that do their own checks before a miss.
 func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
-	u, ok := c.users.Load(user)
+	u, ok := c.lookup(user)
 	if !ok {
 		return false, false
 	}
@@ -206,7 +254,7 @@ func (u *userEntry) live() bool {
 // CachedRole is HasRole's hit path alone; warm is false when the user is
 // not cached.
 func (c *Cache) CachedRole(user, scope, role string) (has, warm bool) {
-	u, ok := c.users.Load(user)
+	u, ok := c.lookup(user)
 	if !ok {
 		return false, false
 	}
@@ -233,7 +281,7 @@ func (c *Cache) HasRole(ctx context.Context, user, scope, role string) (bool, er
 // guard can hand the user on without copying the string into an
 // interface; nil when the user is not cached.
 func (c *Cache) InternUser(user string) *string {
-	u, ok := c.users.Load(user)
+	u, ok := c.lookup(user)
 	if !ok {
 		return nil
 	}

@@ -35,6 +35,7 @@ func (c *Cache) DeleteRole(role string) {
 	c.users.Range(func(name string, u *userEntry) bool {
 		if u.mentions(role) {
 			c.users.Delete(name)
+			u.gone.Store(true)
 			c.budget.count(c, -1, -u.bytes)
 		}
 		return true
@@ -48,6 +49,7 @@ func (c *Cache) InvalidateUser(user string) {
 	defer c.mu.Unlock()
 	c.userEpoch.Add(1)
 	if old, had := c.users.LoadAndDelete(user); had {
+		old.gone.Store(true)
 		c.budget.count(c, -1, -old.bytes)
 	}
 }
@@ -70,7 +72,12 @@ func (c *Cache) flushLocked() {
 	})
 	c.kills.Add(1)
 	c.roles.Clear()
+	c.users.Range(func(_ string, u *userEntry) bool {
+		u.gone.Store(true)
+		return true
+	})
 	c.users.Clear()
+	c.snap.Store(&map[string]*userEntry{})
 	clear(c.dependents)
 	clear(c.sets)
 	// Every count of this cache moves under mu, so this is all it holds.
