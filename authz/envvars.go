@@ -125,6 +125,8 @@ var settings = []setting{
 		matching(samples.EnvName, samples.EnvEmail),
 	number("AUTH_CACHE_MAX_USERS", func(c *Config) *int { return &c.CacheMaxUsers }, 200_000, 1, 1<<30,
 		"decision cache entries (users plus role permission sets) of all clients together (least recently used users go first)"),
+	number("AUTH_CACHE_MAX_BYTES", func(c *Config) *int { return &c.CacheMaxBytes }, 256<<20, 1<<20, 1<<50,
+		"decision cache memory of all clients together, counted from the names entries hold (roles with equal sets share one); past it the clients holding the most lose their least recently used users first"),
 	number("AUTH_MAX_CLIENTS", func(c *Config) *int { return &c.MaxClients }, 10_000, 1, 1<<30,
 		"client keys kept with their caches (least recently used go first; a dropped key still works, uncached)"),
 	duration("AUTH_REVISION_CHECK_INTERVAL", func(c *Config) *time.Duration { return &c.RevisionCheckInterval }, time.Second, 10*time.Millisecond,
