@@ -156,8 +156,8 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	}
 	az.bg, az.stop = context.WithCancel(context.Background())
 	az.decisions = newDecisionLog(cfg)
-	if cfg.MetricsRegisterer != nil || cfg.EnableMetrics {
-		m, err := newMetrics(cfg.MetricsRegisterer, cfg.EnableMetrics, az)
+	if cfg.Observer != nil || cfg.EnableMetrics {
+		m, err := newMetrics(cfg, az)
 		if err != nil {
 			az.stop()
 			if ownsDB {

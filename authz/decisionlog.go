@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	"github.com/rolegate/rolegate/authz/internal/observe"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -87,11 +87,6 @@ func (c Config) observabilityProblems() []error {
 	default:
 		errs = append(errs, fmt.Errorf("AUTH_DECISION_AUDIT=%q is unknown (use off or denied)", c.DecisionAudit))
 	}
-	if c.EnableMetrics && c.MetricsRegisterer != nil {
-		if _, ok := c.MetricsRegisterer.(prometheus.Gatherer); !ok {
-			errs = append(errs, fmt.Errorf("AUTH_ENABLE_METRICS needs a MetricsRegisterer that is also a prometheus.Gatherer (a *prometheus.Registry), or none"))
-		}
-	}
 	return errs
 }
 
@@ -104,7 +99,7 @@ type guardObserver struct {
 	// last is the route this guard saw last with its counters: a guard
 	// usually serves one route, so the counters are found with one string
 	// comparison, not a lookup by label.
-	last atomic.Pointer[routeDecisions]
+	last atomic.Pointer[observe.RouteDecisions]
 }
 
 // guardObserver returns the observer for a guard checking with checker,
@@ -125,11 +120,11 @@ func (o *guardObserver) GuardDecided(c *gin.Context, d middleware.GuardDecision)
 	if m := o.az.metrics; m != nil {
 		route := c.FullPath()
 		rd := o.last.Load()
-		if rd == nil || rd.route != route {
+		if rd == nil || rd.Route != route {
 			rd = m.routeCounters(route)
 			o.last.Store(rd)
 		}
-		rd.by[d.Outcome].Inc()
+		rd.By[d.Outcome].Inc()
 	}
 	dl := o.az.decisions
 	if d.Outcome == middleware.GuardAllowed && !dl.logAllowed || !dl.on() {

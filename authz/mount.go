@@ -85,7 +85,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}
 	doc, err := openAPIDocument(basePath, openAPIMounted{
 		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS,
-		metrics: az.metrics != nil && az.metrics.gatherer != nil})
+		metrics: az.metrics.serves()})
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
@@ -111,7 +111,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}
 	add(limited, http.MethodGet, "/ping", az.restPing)
 	add(limited, http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
-	if az.metrics != nil && az.metrics.gatherer != nil {
+	if az.metrics.serves() {
 		add(limited, http.MethodGet, "/metrics", az.metricsHandler())
 	}
 	for _, rt := range restRoutes() {
@@ -160,7 +160,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 // credentials set), before anything is registered, naming the route.
 func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	planned := []restMethodPath{{http.MethodGet, "/ping"}, {http.MethodGet, "/openapi.json"}}
-	if az.metrics != nil && az.metrics.gatherer != nil {
+	if az.metrics.serves() {
 		planned = append(planned, restMethodPath{http.MethodGet, "/metrics"})
 	}
 	for _, rt := range restRoutes() {
