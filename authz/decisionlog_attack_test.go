@@ -50,7 +50,7 @@ func TestDecisionLogBounded(t *testing.T) {
 		t.Errorf("a 403 after the flood of 401s: last record %v, want the 403's", last)
 	}
 	// With room again, the next 401 record carries the count dropped before it.
-	h.az.decisions.limit[middleware.GuardUnauthenticated].SetLimit(rate.Inf)
+	h.az.decisions.Limit[middleware.GuardUnauthenticated].SetLimit(rate.Inf)
 	h.get(t, "/notes/1")
 	recs = decisionRecords(t, buf)
 	last := recs[len(recs)-1]
