@@ -58,7 +58,7 @@ func (o *Observer) Start(r observe.Readings) (observe.Metrics, error) {
 
 type meters struct {
 	reg        prometheus.Registerer
-	gatherer   prometheus.Gatherer // nil when reg cannot gather
+	handler    http.Handler // GET /metrics; nil when reg cannot gather
 	collectors []prometheus.Collector
 	done       func()
 
@@ -80,11 +80,15 @@ type meters struct {
 func newMeters(reg prometheus.Registerer, r observe.Readings) (*meters, error) {
 	m := &meters{reg: reg, invalidations: map[string]prometheus.Counter{}}
 	own := false
+	var gatherer prometheus.Gatherer
 	if reg == nil {
 		r := prometheus.NewRegistry()
-		m.reg, m.gatherer, own = r, r, true
+		m.reg, gatherer, own = r, r, true
 	} else if g, ok := reg.(prometheus.Gatherer); ok {
-		m.gatherer = g
+		gatherer = g
+	}
+	if gatherer != nil {
+		m.handler = promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{ErrorLog: nil})
 	}
 	counter := func(name, help string) prometheus.Counter {
 		c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
@@ -179,12 +183,7 @@ func (m *meters) Stop() {
 	m.done()
 }
 
-func (m *meters) Handler() http.Handler {
-	if m.gatherer == nil {
-		return nil
-	}
-	return promhttp.HandlerFor(m.gatherer, promhttp.HandlerOpts{ErrorLog: nil})
-}
+func (m *meters) Handler() http.Handler { return m.handler }
 
 func (m *meters) DecisionCounter(route, outcome string) observe.Counter {
 	return m.decisions.WithLabelValues(route, outcome)
