@@ -60,6 +60,11 @@ func (c *Client) check(ctx context.Context, scope, user, name string, role bool)
 	// Names may come in any normalisation form; the store's are NFC. Free
 	// (no allocation) for a name that is NFC already.
 	scope, user, name = middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(name)
+	if c.az.cfg.Consistency == ConsistencyStrict {
+		if err := c.confirm(ctx); err != nil { // see consistency.go
+			return false, err
+		}
+	}
 	m := c.az.metrics
 	var start time.Time
 	if m != nil && m.sampleWarm() {
