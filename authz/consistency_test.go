@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -146,7 +147,9 @@ func (l *lateness) add(checks, late int, worst time.Duration) {
 // goroutines each granting a user of their own on a, making sure b
 // allows them (b's cache then holds the allow), revoking on a, and
 // checking on b until b refuses. Every check counted begins after the
-// revoke returned. With the revoke's token (AtLeast), and on guarded
+// revoke returned. With the revoke's token (AtLeast; in rest_at_least the
+// revoke is a REST DELETE on a, the check GET has_permission on b with
+// ?at_least= from the DELETE's Rolegate-Revision), and on guarded
 // routes of a strict b, none may allow; in the default mode the late
 // allows are counted and the latest printed (with the listener live on
 // PostgreSQL; on SQLite the periodic revision check, every second by
@@ -157,7 +160,7 @@ func TestRevokeLateness(t *testing.T) {
 	if os.Getenv("AUTH_TEST_LATENESS") == "1" {
 		rounds = 300
 	}
-	for _, mode := range []string{"at_least", "strict", "default"} {
+	for _, mode := range []string{"at_least", "rest_at_least", "strict", "default"} {
 		t.Run(mode, func(t *testing.T) {
 			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 				n := rounds
@@ -195,12 +198,33 @@ func revokeLoop(t *testing.T, target storagetest.Target, mode string, rounds int
 	)
 	router := gin.New()
 	router.GET("/notes", b.RequirePermission("edit"), func(c *gin.Context) { c.Status(http.StatusNoContent) })
+	restA, restB := newTestRouter(t, a, ""), newTestRouter(t, b, "")
+
+	// revoke removes user from editor on a, returning the revoke's token.
+	revoke := func(user string) (string, error) {
+		if mode != "rest_at_least" {
+			var tok string
+			_, err := ca.DelMembership(WithWriteRevision(ctx, &tok), user, "editor")
+			return tok, err
+		}
+		w := performRequest(restA, http.MethodDelete, "/api/membership/"+user+"/editor", key, nil)
+		if w.Code != http.StatusOK {
+			return "", errors.New("DELETE membership: " + w.Body.String())
+		}
+		return w.Header().Get("Rolegate-Revision"), nil
+	}
 
 	// check asks b once, in the mode's way.
 	check := func(user, token string) (bool, error) {
 		switch mode {
 		case "at_least":
 			return cb.UserHasPermissionAt(ctx, token, user, "edit")
+		case "rest_at_least":
+			w := performRequest(restB, http.MethodGet, "/api/has_permission/"+user+"/edit?at_least="+token, key, nil)
+			if w.Code != http.StatusOK {
+				return false, errors.New("has_permission: " + w.Body.String())
+			}
+			return strings.Contains(w.Body.String(), `"result":true`), nil
 		case "strict":
 			req := httptest.NewRequest(http.MethodGet, "/notes", nil)
 			req.Header.Set("X-User", user)
@@ -225,7 +249,7 @@ func revokeLoop(t *testing.T, target storagetest.Target, mode string, rounds int
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- revokeRounds(ctx, ca, cb, check, user, rounds, l)
+			errs <- revokeRounds(ctx, ca, cb, revoke, check, user, rounds, l)
 		}()
 	}
 	wg.Wait()
@@ -239,9 +263,9 @@ func revokeLoop(t *testing.T, target storagetest.Target, mode string, rounds int
 }
 
 // revokeRounds is one goroutine of revokeLoop.
-func revokeRounds(ctx context.Context, ca, cb *Client, check func(user, token string) (bool, error), user string, rounds int, l *lateness) error {
+func revokeRounds(ctx context.Context, ca, cb *Client, revoke func(user string) (string, error), check func(user, token string) (bool, error), user string, rounds int, l *lateness) error {
 	for range rounds {
-		var granted, revoked string
+		var granted string
 		if _, err := ca.AddMembership(WithWriteRevision(ctx, &granted), user, "editor"); err != nil {
 			return err
 		}
@@ -252,7 +276,8 @@ func revokeRounds(ctx context.Context, ca, cb *Client, check func(user, token st
 		if ok, err := check(user, granted); err != nil || !ok {
 			return errors.New("b does not allow " + user + " after the grant")
 		}
-		if _, err := ca.DelMembership(WithWriteRevision(ctx, &revoked), user, "editor"); err != nil {
+		revoked, err := revoke(user)
+		if err != nil {
 			return err
 		}
 		returned := time.Now()
