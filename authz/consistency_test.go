@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -133,14 +134,27 @@ type lateness struct {
 	checks int
 	late   int
 	worst  time.Duration
+	// windows: per round, from the revoke's return to the first refusal.
+	windows []time.Duration
 }
 
-func (l *lateness) add(checks, late int, worst time.Duration) {
+func (l *lateness) add(checks, late int, worst, window time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.checks += checks
 	l.late += late
 	l.worst = max(l.worst, worst)
+	l.windows = append(l.windows, window)
+}
+
+// percentile is the p-th percentile (0 to 100) of the rounds' windows.
+func (l *lateness) percentile(p int) time.Duration {
+	w := slices.Clone(l.windows)
+	slices.Sort(w)
+	if len(w) == 0 {
+		return 0
+	}
+	return w[min(len(w)-1, len(w)*p/100)]
 }
 
 // TestRevokeLateness: replicas a and b over one database, three
@@ -169,8 +183,8 @@ func TestRevokeLateness(t *testing.T) {
 					n = 2
 				}
 				l := revokeLoop(t, target, mode, n)
-				t.Logf("%s on %s: %d of %d checks begun after the revoke returned allowed; latest %v after it",
-					mode, target.Name, l.late, l.checks, l.worst)
+				t.Logf("%s on %s: %d of %d checks begun after the revoke returned allowed; latest %v after it; refused from %v after (median), %v (p90), %v (p99) over %d rounds",
+					mode, target.Name, l.late, l.checks, l.worst, l.percentile(50), l.percentile(90), l.percentile(99), len(l.windows))
 				if mode != "default" && l.late > 0 {
 					t.Fatalf("%s: %d checks allowed after the revoke returned (latest %v after)", mode, l.late, l.worst)
 				}
@@ -291,6 +305,7 @@ func revokeRounds(ctx context.Context, ca, cb *Client, revoke func(user string) 
 			}
 			checks++
 			if !ok {
+				l.add(checks, late, worst, begun.Sub(returned))
 				break
 			}
 			late++
@@ -303,7 +318,6 @@ func revokeRounds(ctx context.Context, ca, cb *Client, revoke func(user string) 
 			// traffic would.
 			time.Sleep(100 * time.Microsecond)
 		}
-		l.add(checks, late, worst)
 	}
 	return nil
 }
