@@ -132,7 +132,7 @@ var settings = []setting{
 	duration("AUTH_REVISION_CHECK_INTERVAL", func(c *Config) *time.Duration { return &c.RevisionCheckInterval }, time.Second, 10*time.Millisecond,
 		"how often the cache compares revisions with the store"),
 	custom("AUTH_CONSISTENCY", "default",
-		"`strict`: every guard check first reads the client's revision (one indexed read) and catches up when the cache is behind, so no replica allows after a revoke returned; `default` answers from the cache, which another replica's change reaches within a few milliseconds (see docs/replicas.md)",
+		"`strict`: every check (guards, `UserHasPermission`, has_permission) first reads the client's revision (one indexed read) and catches up when the cache is behind, so no replica allows once a revoke returned; `default` answers from the cache alone, which another replica's change reaches through the listener within milliseconds (see [docs/replicas.md](docs/replicas.md))",
 		parseConsistency),
 	boolean("AUTH_ENABLE_METRICS", func(c *Config) *bool { return &c.EnableMetrics },
 		"serve `GET /metrics` on the mount (Prometheus; an admin key on a closed admin plane); see [docs/observability.md](docs/observability.md)"),
