@@ -150,6 +150,12 @@ type Config struct {
 	// RevisionCheckInterval is how often the cache compares its revisions
 	// with the store, catching changes whose notification was lost.
 	RevisionCheckInterval time.Duration
+	// Consistency is "" (ConsistencyDefault: checks answer from the cache,
+	// which other replicas' changes reach within the window stated in
+	// docs/replicas.md) or "strict" (ConsistencyStrict: every check first
+	// confirms, with one read of the client's revision, that the cache is
+	// current, catching up when it is not).
+	Consistency string
 
 	// Resolver finds the user of a guarded request. Nil: the login session
 	// (Authorization: Bearer <authToken> or X-Auth-Token with X-User-Id).
@@ -347,6 +353,7 @@ func (c Config) problems() []error {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
 	errs = append(errs, c.observabilityProblems()...)
+	errs = append(errs, c.consistencyProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
 		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))

@@ -320,6 +320,7 @@ func TestRESTRouteList(t *testing.T) {
 		"POST /api/role/:role/inherits/:parent", "DELETE /api/role/:role/inherits/:parent", "GET /api/role/:role/inherits",
 		"GET /api/role/:role/inherited_by",
 		"GET /api/scoped_memberships",
+		"GET /api/revision",
 		"GET /api/audit",
 	}
 	if !slices.Equal(got, want) {

@@ -93,6 +93,36 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	}
 }
 
+// catchUp brings c's cache up to the store's revision of the client now,
+// whatever its cache holds: it reads the revision and drops what changed
+// since known, as checkRevisions does for one client. It returns the
+// revision the cache then reflects. A cache already at want or beyond
+// (want >= 0) returns at once: some check caught up meanwhile. An error
+// (the store unreachable) leaves the cache as it was, and the caller
+// must refuse rather than answer from it.
+func (az *Authz) catchUp(ctx context.Context, c *Client, want int64) (int64, error) {
+	az.checking.Lock()
+	defer az.checking.Unlock()
+	known := c.known.Load()
+	if want >= 0 && known >= want {
+		return known, nil
+	}
+	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	rev, err := storage.Revision(qctx, az.db, c.scope.NS)
+	if err != nil {
+		if ctx.Err() == nil {
+			az.metrics.storeError(storeOpRevisionCheck)
+		}
+		return known, err
+	}
+	if rev != known {
+		az.metrics.lag(az.dropChanged(qctx, c, known, rev))
+		c.caughtUp(known, rev)
+	}
+	return c.known.Load(), nil
+}
+
 // maxUnseen bounds the revisions dropChanged reads from the change log; a
 // cache further behind is flushed instead.
 const maxUnseen = 256

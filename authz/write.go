@@ -91,6 +91,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	})
 	if err != nil {
 		if errors.Is(err, errBatchNoop) {
+			c.recordRevision(ctx, false, 0)
 			return false, nil // rolled back: there was nothing to do
 		}
 		var be *BatchError
@@ -128,6 +129,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			}
 		}
 	}
+	c.recordRevision(ctx, changed, rev)
 	return changed, nil
 }
 

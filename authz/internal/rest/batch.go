@@ -76,7 +76,8 @@ func (a *API) batch(c *gin.Context) {
 		a.fail(c, ctx, rt, call, err)
 		return
 	}
-	results, err := cl.RunBatch(ctx, ops)
+	wctx, answered := recordRevision(c, ctx)
+	results, err := cl.RunBatch(wctx, ops)
 	if errors.Is(err, ErrMalformedOperation) {
 		a.fail(c, ctx, rt, call, malformedBatch())
 		return
@@ -101,6 +102,7 @@ func (a *API) batch(c *gin.Context) {
 	if results == nil {
 		results = []BatchResult{}
 	}
+	answered()
 	middleware.Respond(c, http.StatusOK, fmt.Sprintf("%d operations", len(results)), gin.H{"results": results})
 }
 

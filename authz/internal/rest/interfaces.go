@@ -56,6 +56,14 @@ type Client interface {
 	EachChild(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
 	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
+
+	// Revision is the token of the client's current revision; AtLeast
+	// brings the client's cache up to a token's revision (an error
+	// wrapping revision.ErrInvalid when the token is malformed or the
+	// store has not reached it). A write run with a context from
+	// revision.Record reports its own token there.
+	Revision(ctx context.Context) (string, error)
+	AtLeast(ctx context.Context, token string) error
 }
 
 // Caller is the Client of the request's key, with what the REST layer

@@ -95,6 +95,9 @@ func (rt route) acceptedQuery() []string {
 	if rt.list {
 		out = append(out, "after", "limit")
 	}
+	if rt.reads() {
+		out = append(out, atLeastParam)
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -103,6 +103,7 @@ func routes() []route {
 	out = append(out, inheritRoutes()...)
 	out = append(out, inheritedByRoute())
 	out = append(out, scopedMembershipsRoute())
+	out = append(out, revisionRoute())
 	return append(out, auditRoute())
 }
 
@@ -189,6 +190,16 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 				return
 			}
 		}
+		if rt.reads() {
+			if err := atLeast(c, ctx, cl); err != nil {
+				a.fail(c, ctx, rt, call, refuse(err))
+				return
+			}
+		}
+		answered := func() {}
+		if !rt.reads() {
+			call.ctx, answered = recordRevision(c, call.ctx)
+		}
 		if rt.stream != nil {
 			a.streamList(c, ctx, rt, call)
 			return
@@ -198,6 +209,7 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			a.fail(c, ctx, rt, call, err)
 			return
 		}
+		answered()
 		middleware.Respond(c, status, message, data)
 	}
 }

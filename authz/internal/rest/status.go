@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/rolegate/rolegate/authz/internal/rbac"
+	"github.com/rolegate/rolegate/authz/internal/revision"
 )
 
 // Errors of the REST layer that are not errors of the library API.
@@ -23,6 +24,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusBadRequest, "invalid name"
 	case errors.Is(err, rbac.ErrBadRequest):
 		return http.StatusBadRequest, "malformed request"
+	case errors.Is(err, revision.ErrInvalid):
+		return http.StatusBadRequest, "invalid revision"
 	case errors.Is(err, errBodyTooLarge):
 		return http.StatusRequestEntityTooLarge, "body too large"
 	case errors.Is(err, rbac.ErrInvalidClientKey):

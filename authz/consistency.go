@@ -1,0 +1,170 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rolegate/rolegate/authz/internal/revision"
+	"github.com/rolegate/rolegate/storage"
+)
+
+// Reads that follow a write. Every write of a client bumps the client's
+// revision in its own transaction; a revision token names one. A read
+// given a token answers from state at least that new, even on a replica
+// whose cache has not heard of the write yet: it catches up first (reads
+// the revision and drops what changed, as the watcher would). With
+// Config.Consistency "strict", every check confirms with one read of the
+// revision that the cache is current.
+
+// Values of Config.Consistency.
+const (
+	// ConsistencyDefault: checks answer from the cache, which another
+	// replica's change reaches through the listener (PostgreSQL) or the
+	// periodic revision check. The window is stated in docs/replicas.md.
+	ConsistencyDefault = ""
+	// ConsistencyStrict: every check first reads the client's revision
+	// (one read by primary key) and catches up when the cache is behind,
+	// so that no check answers from state older than the last write
+	// committed before it began, on any replica.
+	ConsistencyStrict = "strict"
+)
+
+// ErrInvalidRevision: a revision token is malformed, or names a revision
+// the client's store has not reached (a token of another database, or one
+// from before the store was restored). HTTP 400.
+var ErrInvalidRevision = revision.ErrInvalid
+
+// WithWriteRevision returns a context with which a write (AddRole,
+// DelMembership, a batch, ...) stores in *dst the token of its revision
+// once it succeeded: the revision it made, or for a write that found
+// nothing to do (created=false, deleted=false), the client's revision
+// read after it. Hand the token to another replica's AtLeast (or a REST
+// read's ?at_least=) to read what the write did. *dst stays empty when
+// the write fails.
+func WithWriteRevision(ctx context.Context, dst *string) context.Context {
+	return revision.Record(ctx, dst)
+}
+
+// Revision returns the token of the client's current revision in the
+// store (one read by primary key): a read with AtLeast of it sees every
+// write committed before the call.
+func (c *Client) Revision(ctx context.Context) (string, error) {
+	if c.az.closed.Load() {
+		return "", ErrClosed
+	}
+	rev, err := storage.Revision(ctx, c.az.db, c.scope.NS)
+	if err != nil {
+		return "", err
+	}
+	return revision.Format(rev), nil
+}
+
+// AtLeast makes the client's cache reflect at least the revision of token
+// (a WithWriteRevision or Revision token, or a REST Rolegate-Revision
+// header): when it is behind, it catches up now (one read of the
+// revision, one of the change log, dropping what changed) rather than
+// wait for the watcher. Checks that begin after it returns (and the
+// store reads, which are never behind) then answer from state at least
+// that new. A cache already there costs nothing. ErrInvalidRevision for a
+// malformed token or one the store has not reached; an error wrapping
+// ErrUnavailable when the store cannot be read.
+func (c *Client) AtLeast(ctx context.Context, token string) error {
+	want, err := revision.Parse(token)
+	if err != nil {
+		return err
+	}
+	return c.atLeast(ctx, want)
+}
+
+func (c *Client) atLeast(ctx context.Context, want int64) error {
+	if c.known.Load() >= want {
+		return nil
+	}
+	if c.az.closed.Load() {
+		return ErrClosed
+	}
+	got, err := c.az.catchUp(ctx, c, want)
+	if err != nil {
+		return err
+	}
+	if got < want {
+		return fmt.Errorf("%w: it names revision %d, and the store is at %d", ErrInvalidRevision, want, got)
+	}
+	return nil
+}
+
+// UserHasPermissionAt is UserHasPermission answered from state at least
+// as new as token (see AtLeast).
+func (c *Client) UserHasPermissionAt(ctx context.Context, token, user, permission string) (bool, error) {
+	if err := c.AtLeast(ctx, token); err != nil {
+		return false, err
+	}
+	return c.UserHasPermission(ctx, user, permission)
+}
+
+// confirm is the strict mode's step before every check: one read of the
+// client's revision, and a catch-up when the cache is not at it.
+func (c *Client) confirm(ctx context.Context) error {
+	if c.az.closed.Load() {
+		return ErrClosed
+	}
+	rev, err := storage.Revision(ctx, c.az.db, c.scope.NS)
+	if err != nil {
+		if ctx.Err() == nil {
+			c.az.metrics.storeError(storeOpRevisionCheck)
+		}
+		return err
+	}
+	known := c.known.Load()
+	switch {
+	case known == rev:
+		return nil
+	case known > rev:
+		// The store went back (restored): start again from what it says.
+		_, err = c.az.catchUp(ctx, c, -1)
+	default:
+		_, err = c.az.catchUp(ctx, c, rev)
+	}
+	return err
+}
+
+// recordRevision fills the write's revision token (see
+// WithWriteRevision) after it succeeded: rev when it changed something
+// (the revision it made), otherwise the client's revision read now.
+func (c *Client) recordRevision(ctx context.Context, changed bool, rev int64) {
+	dst := revision.Recorder(ctx)
+	if dst == nil {
+		return
+	}
+	if !changed {
+		var err error
+		if rev, err = storage.Revision(ctx, c.az.db, c.scope.NS); err != nil {
+			return
+		}
+	}
+	*dst = revision.Format(rev)
+}
+
+// consistencyProblems checks Config.Consistency.
+func (c Config) consistencyProblems() []error {
+	switch c.Consistency {
+	case ConsistencyDefault, ConsistencyStrict:
+		return nil
+	}
+	return []error{fmt.Errorf("AUTH_CONSISTENCY=%q is unknown (use strict, or leave it unset)", c.Consistency)}
+}
+
+// parseConsistency reads AUTH_CONSISTENCY: "strict", or "default" (the
+// same as unset), in any letter case.
+func parseConsistency(c *Config, key, v string) error {
+	switch strings.ToLower(v) {
+	case "default":
+		c.Consistency = ConsistencyDefault
+	case ConsistencyStrict:
+		c.Consistency = ConsistencyStrict
+	default:
+		return fmt.Errorf("%s=%q is unknown (use strict or default)", key, v)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/authz/internal/revision"
+)
+
+// Reads that follow a write: every successful write answers the token of
+// its revision in the Rolegate-Revision header; every read accepts
+// ?at_least=TOKEN and answers from state at least that new (the client
+// catches up first when this replica's cache is behind); GET
+// /api/revision answers the current token.
+
+// RevisionHeader carries a write's revision token.
+const RevisionHeader = "Rolegate-Revision"
+
+// atLeastParam is the query parameter of every read.
+const atLeastParam = "at_least"
+
+// reads reports whether the route is a read: it accepts ?at_least.
+func (rt route) reads() bool { return rt.method == http.MethodGet }
+
+// atLeast applies the read's ?at_least, when given: a malformed token or
+// one the store has not reached is a 400.
+func atLeast(c *gin.Context, ctx context.Context, cl Caller) error {
+	v, ok, err := queryValue(c.Request.URL.Query(), atLeastParam)
+	if err != nil || !ok {
+		return err
+	}
+	return cl.AtLeast(ctx, v)
+}
+
+// recordRevision returns the context a write runs with, and a func that
+// sets the Rolegate-Revision header once it succeeded (before the body is
+// written).
+func recordRevision(c *gin.Context, ctx context.Context) (context.Context, func()) {
+	tok := new(string)
+	return revision.Record(ctx, tok), func() {
+		if *tok != "" {
+			c.Header(RevisionHeader, *tok)
+		}
+	}
+}
+
+// revisionData is the data of GET /api/revision.
+type revisionData struct {
+	Revision string `json:"revision"`
+}
+
+// revisionRoute: GET /api/revision, the client's current revision token.
+func revisionRoute() route {
+	return route{
+		method: http.MethodGet, path: "/api/revision", action: "revision",
+		run: func(call *request) (int, string, any, error) {
+			tok, err := call.cl.Revision(call.ctx)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			return http.StatusOK, "ok", revisionData{Revision: tok}, nil
+		},
+	}
+}
