@@ -103,6 +103,7 @@ func routes() []route {
 	out = append(out, inheritRoutes()...)
 	out = append(out, inheritedByRoute())
 	out = append(out, scopedMembershipsRoute())
+	out = append(out, renameRoute())
 	return append(out, auditRoute())
 }
 
