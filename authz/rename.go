@@ -14,7 +14,8 @@ import (
 // newName, in one transaction with its audit record (action rename_user).
 // ErrUserExists when newName already holds memberships, unless merge: the
 // memberships of both are then merged (duplicates dropped). moved counts
-// the memberships user held; 0 when it held none (nothing changes).
+// the memberships user held; 0 when it held none, or newName is user
+// (nothing changes).
 //
 // On the host client (AUTH_CLIENT_KEY), whose user names are those of the
 // login, the login user named user (if any) is renamed in the same
@@ -26,15 +27,15 @@ func (c *Client) RenameUser(ctx context.Context, user, newName string, merge boo
 	if err := checkNames("user", user, "new user name", newName); err != nil {
 		return 0, err
 	}
-	if user == newName {
-		return 0, fmt.Errorf("%w: the new user name is the old one", ErrInvalidName)
-	}
 	login := c.az.login
 	if c.az.host == nil || c.scope.NS != c.az.host.scope.NS {
 		login = nil
 	}
 	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName}
 	_, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
+		if user == newName {
+			return false, nil // nothing to move
+		}
 		n, err := storage.RenameUser(ctx, w.db, c.scope, user, newName, merge)
 		if err != nil {
 			return false, err

@@ -318,6 +318,7 @@ func TestRESTRouteList(t *testing.T) {
 		"POST /api/role/:role/inherits/:parent", "DELETE /api/role/:role/inherits/:parent", "GET /api/role/:role/inherits",
 		"GET /api/role/:role/inherited_by",
 		"GET /api/scoped_memberships",
+		"POST /api/user/:user/rename/:new",
 		"GET /api/audit",
 	}
 	if !slices.Equal(got, want) {

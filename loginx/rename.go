@@ -2,7 +2,6 @@ package loginx
 
 import (
 	"context"
-	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -21,7 +20,7 @@ var ErrUsernameTaken = store.ErrUsernameTaken
 // ErrUsernameTaken when newName belongs to another login user.
 func (s *Service) RenameUser(ctx context.Context, db bun.IDB, old, newName string) (renamed bool, err error) {
 	if old == newName {
-		return false, errors.New("loginx: rename to the same name")
+		return false, nil
 	}
 	return store.RenameUsername(ctx, db, old, newName, s.cfg.Now().UnixMilli())
 }
