@@ -117,7 +117,7 @@ func (d *benchData) load(tb testing.TB, c *Client) {
 			}
 		}
 		var err error
-		rev, err = storage.BumpRevision(ctx, tx, c.scope.NS)
+		rev, err = bumpRevision(ctx, tx, c.scope.NS)
 		return err
 	})
 	if err != nil {
@@ -191,7 +191,7 @@ func (d *benchData) loadChained(tb testing.TB, c *Client) {
 			}
 		}
 		var err error
-		rev, err = storage.BumpRevision(ctx, tx, c.scope.NS)
+		rev, err = bumpRevision(ctx, tx, c.scope.NS)
 		return err
 	})
 	if err != nil {

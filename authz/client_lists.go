@@ -56,6 +56,9 @@ var (
 	// ErrCycle: an inheritance would make a role inherit from itself,
 	// directly or through others (HTTP 409). Nothing was stored.
 	ErrCycle = rbac.ErrCycle
+	// ErrUserExists: a rename's new name already holds memberships, and
+	// the rename was not asked to merge (HTTP 409). Nothing was changed.
+	ErrUserExists = rbac.ErrUserExists
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = rbac.ErrClosed
 	// ErrEncryptionRequired: the store's encryption state is not this

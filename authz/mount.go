@@ -376,6 +376,9 @@ func (c restCaller) MemberResource(user, role string) string { return c.memberRe
 func (c restCaller) InheritResource(role, parent string) string {
 	return inheritResource(role, parent)
 }
+func (c restCaller) RenameResource(user, newName string) string {
+	return c.renameResource(user, newName)
+}
 func (c restCaller) CheckDescription(d string) error { return checkDescription(d) }
 
 // RunBatch decodes each operation as Operation (no field it does not

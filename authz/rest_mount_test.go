@@ -321,6 +321,7 @@ func TestRESTRouteList(t *testing.T) {
 		"GET /api/role/:role/inherited_by",
 		"GET /api/scoped_memberships",
 		"GET /api/revision",
+		"POST /api/user/:user/rename/:new",
 		"GET /api/audit",
 	}
 	if !slices.Equal(got, want) {

@@ -16,6 +16,9 @@ type change struct {
 	resource string
 	// user: only this user's permissions may change (a membership).
 	user string
+	// renamed: the new name of user (a rename), whose permissions change
+	// too; the change log names each in an entry of its own.
+	renamed string
 	// role: the role whose grants changed (a grant, a revoke), or that was
 	// deleted (roleDeleted), which changes its members too.
 	role        string
@@ -52,7 +55,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		c.az.sqliteWriters.Lock()
 		defer c.az.sqliteWriters.Unlock()
 	}
-	var rev int64
+	var first, rev int64
 	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if changed, err = fn(ctx, writer{db: tx}); err != nil {
@@ -78,6 +81,14 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		// client's writers share, so it is held as briefly as possible.
 		if rev, err = storage.RecordChange(ctx, tx, c.scope, c.logged(ch)); err != nil {
 			return err
+		}
+		first = rev
+		if ch.renamed != "" {
+			// A second revision, so that other replicas drop both names.
+			renamed := storage.Change{User: ch.renamed, Writer: c.az.writer}
+			if rev, err = storage.RecordChange(ctx, tx, c.scope, renamed); err != nil {
+				return err
+			}
 		}
 		switch {
 		case ch.many:
@@ -117,11 +128,14 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			c.dropRole(invalidLocalWrite, ch.role)
 		case ch.user != "":
 			c.dropUser(invalidLocalWrite, ch.user)
+			if ch.renamed != "" {
+				c.dropUser(invalidLocalWrite, ch.renamed)
+			}
 		}
-		// The cache now reflects rev too, when it reflected everything
-		// before it (see Client.known).
-		c.known.CompareAndSwap(rev-1, rev)
-		if rev%storage.ChangesPruneEvery == 0 {
+		// The cache now reflects first..rev too, when it reflected
+		// everything before them (see Client.known).
+		c.known.CompareAndSwap(first-1, rev)
+		if rev/storage.ChangesPruneEvery != (first-1)/storage.ChangesPruneEvery {
 			// After commit, so the revision row is not held meanwhile. A
 			// failure only leaves a few more entries for the next prune.
 			if err := storage.PruneChanges(ctx, c.az.db, c.scope.NS, rev); err != nil {
@@ -145,6 +159,10 @@ func (c *Client) logged(ch change) storage.Change {
 func outcome(action string, changed bool) string {
 	adding := action[:3] == "add"
 	switch {
+	case action == "rename_user" && changed:
+		// The memberships now held under the new name; a change, which
+		// the audit retention keeps as it keeps other changes.
+		return storage.AuditCreated
 	case adding && changed:
 		return storage.AuditCreated
 	case adding:

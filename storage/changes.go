@@ -135,7 +135,7 @@ func (c Change) logValue(s Scope) sql.NullString {
 	}
 }
 
-// RecordChange is BumpRevision plus the change log entry for the new
+// RecordChange is bumpRevision plus the change log entry for the new
 // revision, in the caller's transaction. On PostgreSQL the bump, the entry
 // and the NOTIFY are one statement: one round trip while the revision row
 // is locked.
@@ -166,7 +166,7 @@ func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, e
 		}
 		return rev, Classify(err)
 	}
-	rev, err := BumpRevision(ctx, db, s.NS)
+	rev, err := bumpRevision(ctx, db, s.NS)
 	if err != nil {
 		return 0, err
 	}

@@ -23,6 +23,9 @@ var (
 	ErrRoleNotFound = errors.New("role not found")
 	// ErrCycle means an inheritance would make a role inherit from itself.
 	ErrCycle = errors.New("inheritance would make a cycle")
+	// ErrUserExists means a rename's new name already holds memberships
+	// (and the rename was not asked to merge them).
+	ErrUserExists = errors.New("the new user name already holds memberships")
 	// ErrKeyMismatch: a write found that the store's encryption state (the
 	// writer key check value in rolegate_settings) is not this process's:
 	// it runs without encryption on an encrypted store, or with a key the

@@ -10,6 +10,9 @@ import (
 // MigrationLockKey is the SQL expression of the migration advisory lock.
 const MigrationLockKey = migrationLockKey
 
+// BumpRevision is bumpRevision: a revision with no change log entry.
+var BumpRevision = bumpRevision
+
 // Resolve is resolve: the dialect and driver target of a config.
 var Resolve = resolve
 

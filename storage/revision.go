@@ -10,10 +10,10 @@ import (
 // announces the namespace it changed.
 const ChangesChannel = "rolegate_changes"
 
-// BumpRevision advances the namespace's revision and, on PostgreSQL,
+// bumpRevision advances the namespace's revision and, on PostgreSQL,
 // queues a NOTIFY that is delivered when the transaction commits. Call it
 // in the same transaction as the change it stands for.
-func BumpRevision(ctx context.Context, db bun.IDB, ns string) (int64, error) {
+func bumpRevision(ctx context.Context, db bun.IDB, ns string) (int64, error) {
 	var rev int64
 	err := db.NewRaw(`INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
 		ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1

@@ -8,7 +8,7 @@ import (
 )
 
 func newUserCmd(g *globals) *cobra.Command {
-	cmd := &cobra.Command{Use: "user", Short: "Show a user's roles and permissions"}
+	cmd := &cobra.Command{Use: "user", Short: "Show a user's roles and permissions; rename a user"}
 	var scope string
 	roles := &cobra.Command{
 		Use: "roles USER", Short: "List the user's roles", Args: exactArgs(1, "USER"),
@@ -37,7 +37,7 @@ func newUserCmd(g *globals) *cobra.Command {
 		}),
 	}
 	cmd.PersistentFlags().StringVar(&scope, "scope", "", "also count memberships in this scope")
-	cmd.AddCommand(roles, perms)
+	cmd.AddCommand(roles, perms, newUserRenameCmd(g))
 	return cmd
 }
 

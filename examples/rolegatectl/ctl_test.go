@@ -247,3 +247,32 @@ func TestScopesRefusedByOlderServer(t *testing.T) {
 	}
 	must(t, 1, s.url, k, "member", "check", "alice", "editor")
 }
+
+// TestUserRename: `user rename OLD NEW` moves global and scoped
+// memberships; onto a user with memberships it exits 1 unless --merge.
+func TestUserRename(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		s := startServer(t, target)
+		k := newKey()
+		must(t, 0, s.url, k, "role", "add", "viewer")
+		must(t, 0, s.url, k, "grant", "add", "viewer", "read")
+		must(t, 0, s.url, k, "member", "add", "sara", "viewer")
+		must(t, 0, s.url, k, "member", "add", "--scope", "org-1", "sara", "viewer")
+		must(t, 0, s.url, k, "member", "add", "bob", "viewer")
+		r := must(t, 0, s.url, k, "user", "rename", "sara", "sara2")
+		if !strings.Contains(r.stdout, "2 memberships moved") {
+			t.Errorf("rename: %q", r.stdout)
+		}
+		must(t, 1, s.url, k, "check", "sara", "read")
+		must(t, 0, s.url, k, "check", "sara2", "read")
+		must(t, 0, s.url, k, "member", "check", "--scope", "org-1", "sara2", "viewer")
+		must(t, 1, s.url, k, "user", "rename", "bob", "sara2")
+		var out map[string]any
+		jsonOut(t, s.url, k, &out, "user", "rename", "bob", "sara2", "--merge")
+		if out["user"] != "sara2" || out["moved"] != float64(1) {
+			t.Errorf("rename --merge: %v", out)
+		}
+		must(t, 2, s.url, k, "user", "rename", "sara2", "a/b")
+		must(t, 2, s.url, k, "user", "rename", "--scope", "x", "sara2", "c")
+	})
+}

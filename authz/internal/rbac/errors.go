@@ -26,6 +26,9 @@ var (
 	// ErrCycle: an inheritance would make a role inherit from itself,
 	// directly or through others (HTTP 409). Nothing was stored.
 	ErrCycle = storage.ErrCycle
+	// ErrUserExists: a rename's new name already holds memberships, and
+	// the rename was not asked to merge (HTTP 409). Nothing was changed.
+	ErrUserExists = storage.ErrUserExists
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
 	// ErrEncryptionRequired: the store's encryption state, read in the

@@ -31,6 +31,7 @@ type Client interface {
 	AddMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
 	DelMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
 	HasMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
+	RenameUser(ctx context.Context, user, newName string, merge bool) (int, error)
 
 	UserHasPermission(ctx context.Context, user, permission string) (bool, error)
 	UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error)
@@ -80,12 +81,13 @@ type Caller interface {
 	// is on, never the plaintext.
 	AuditUser(user string) string
 	AuditPermission(name string) string
-	// GrantResource, MemberResource and InheritResource name a grant, a
-	// membership and an inheritance link as the library's own audit
+	// GrantResource, MemberResource, InheritResource and RenameResource
+	// name a grant, a membership, an inheritance link and a rename as the library's own audit
 	// records of writes do.
 	GrantResource(role, name string) string
 	MemberResource(user, role string) string
 	InheritResource(role, parent string) string
+	RenameResource(user, newName string) string
 	// CheckDescription is the rule for a role's description
 	// (rbac.ErrInvalidName when broken).
 	CheckDescription(description string) error

@@ -104,6 +104,7 @@ func routes() []route {
 	out = append(out, inheritedByRoute())
 	out = append(out, scopedMembershipsRoute())
 	out = append(out, revisionRoute())
+	out = append(out, renameRoute())
 	return append(out, auditRoute())
 }
 

@@ -36,6 +36,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusInsufficientStorage, "storage quota exceeded"
 	case errors.Is(err, rbac.ErrCycle):
 		return http.StatusConflict, "inheritance cycle"
+	case errors.Is(err, rbac.ErrUserExists):
+		return http.StatusConflict, "user exists"
 	case errors.Is(err, rbac.ErrUnavailable), errors.Is(err, rbac.ErrClosed):
 		return http.StatusServiceUnavailable, "store unavailable"
 	default:

@@ -159,3 +159,28 @@ func newID() (string, error) {
 	}
 	return hex.EncodeToString(b[:]), nil
 }
+
+// UsernameRenamed is the source of a name given by an RBAC rename
+// (RenameUsername).
+const UsernameRenamed = "renamed"
+
+// RenameUsername gives the login user whose RBAC name is old the name
+// newName, in the caller's transaction: renamed is false when no login
+// user has old. ErrUsernameTaken when another login user holds newName.
+func RenameUsername(ctx context.Context, db bun.IDB, old, newName string, now int64) (renamed bool, err error) {
+	taken, err := db.NewSelect().Model((*User)(nil)).Where("username = ?", newName).Exists(ctx)
+	if err != nil {
+		return false, storage.Classify(err)
+	}
+	if taken {
+		return false, ErrUsernameTaken
+	}
+	res, err := db.NewUpdate().Model((*User)(nil)).
+		Set("username = ?", newName).Set("username_source = ?", UsernameRenamed).Set("updated_at = ?", now).
+		Where("username = ?", old).Exec(ctx)
+	if err != nil {
+		return false, storage.Classify(err)
+	}
+	n, err := res.RowsAffected()
+	return n > 0, storage.Classify(err)
+}

@@ -1,0 +1,61 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+)
+
+// RenameUser gives every membership of user, global and scoped, to
+// newName, in the caller's transaction. When newName already holds a
+// membership it is ErrUserExists, unless merge: then the memberships of
+// both are merged, and those of user that newName holds already are
+// dropped. moved counts the memberships user held (merged duplicates
+// included); 0 when user had none. Names are matched in every stored
+// form and written in the current one, as the other membership writes do.
+func RenameUser(ctx context.Context, db bun.IDB, s Scope, user, newName string, merge bool) (moved int, err error) {
+	old, next := bun.List(s.userForms(user)), bun.List(s.userForms(newName))
+	if !merge {
+		taken, err := exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND user_name IN (?))
+			OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?))`, s.NS, next, s.NS, next)
+		if err != nil {
+			return 0, err
+		}
+		if taken {
+			return 0, ErrUserExists
+		}
+	}
+	stmts := []struct {
+		query string
+		args  []any
+	}{{
+		// Merge: the global memberships newName holds already.
+		`DELETE FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
+			AND role IN (SELECT n.role FROM rolegate_memberships n WHERE n.ns = ? AND n.user_name IN (?))`,
+		[]any{s.NS, old, s.NS, next},
+	}, {
+		// The same for scoped memberships, scope by scope.
+		`DELETE FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?)
+			AND EXISTS (SELECT 1 FROM rolegate_scoped_memberships n WHERE n.ns = rolegate_scoped_memberships.ns
+				AND n.scope = rolegate_scoped_memberships.scope AND n.role = rolegate_scoped_memberships.role AND n.user_name IN (?))`,
+		[]any{s.NS, old, next},
+	}, {
+		"UPDATE rolegate_memberships SET user_name = ? WHERE ns = ? AND user_name IN (?)",
+		[]any{s.storedUser(newName), s.NS, old},
+	}, {
+		"UPDATE rolegate_scoped_memberships SET user_name = ? WHERE ns = ? AND user_name IN (?)",
+		[]any{s.storedUser(newName), s.NS, old},
+	}}
+	for _, st := range stmts {
+		res, err := db.NewRaw(st.query, st.args...).Exec(ctx)
+		if err != nil {
+			return 0, Classify(err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, Classify(err)
+		}
+		moved += int(n)
+	}
+	return moved, nil
+}
