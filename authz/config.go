@@ -108,6 +108,15 @@ type Config struct {
 	// a first write of one more is refused with 507. 0 means the default
 	// (100). AUTH_MAX_NAMESPACES.
 	MaxNamespaces int
+	// MaxInheritanceDepth bounds the longest chain of inheritances above a
+	// role; an inheritance that would pass it, for the role or a role
+	// inheriting from it, is refused with 422 (ErrShapeLimit). 0 means the
+	// default (32). AUTH_MAX_INHERITANCE_DEPTH.
+	MaxInheritanceDepth int
+	// MaxRoleAncestors bounds the roles a role inherits from, directly or
+	// not, as MaxInheritanceDepth does its depth. 0 means the default
+	// (256). AUTH_MAX_ROLE_ANCESTORS.
+	MaxRoleAncestors int
 	// AuditRetention is how long audit records are kept; older ones are
 	// deleted in the background. 0 means the default (90 days, 2160h).
 	// AUTH_AUDIT_RETENTION, a Go duration.
@@ -232,6 +241,8 @@ func DefaultConfig() Config {
 		AuditRefusalsPerSecond:      50,
 		MaxRowsPerClient:            10_000,
 		MaxNamespaces:               100,
+		MaxInheritanceDepth:         storage.DefaultMaxInheritanceDepth,
+		MaxRoleAncestors:            storage.DefaultMaxRoleAncestors,
 		AuditRetention:              90 * 24 * time.Hour,
 		AuditMaxRecords:             1_000_000,
 		CacheMaxUsers:               200_000,
@@ -258,6 +269,8 @@ func (c Config) withDefaults() Config {
 	orDefault(&c.RevisionCheckInterval, d.RevisionCheckInterval)
 	orDefault(&c.MaxRowsPerClient, d.MaxRowsPerClient)
 	orDefault(&c.MaxNamespaces, d.MaxNamespaces)
+	orDefault(&c.MaxInheritanceDepth, d.MaxInheritanceDepth)
+	orDefault(&c.MaxRoleAncestors, d.MaxRoleAncestors)
 	orDefault(&c.AuditRetention, d.AuditRetention)
 	orDefault(&c.AuditMaxRecords, d.AuditMaxRecords)
 	orDefault(&c.auditPruneEvery, audit.DefaultPruneEvery)
@@ -377,6 +390,8 @@ func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	}
 	integer("AUTH_MAX_ROWS_PER_CLIENT", &c.MaxRowsPerClient, 1, 1<<30)
 	integer("AUTH_MAX_NAMESPACES", &c.MaxNamespaces, 1, 1<<30)
+	integer("AUTH_MAX_INHERITANCE_DEPTH", &c.MaxInheritanceDepth, 1, 1<<20)
+	integer("AUTH_MAX_ROLE_ANCESTORS", &c.MaxRoleAncestors, 1, 1<<20)
 	if v := strings.TrimSpace(getenv("AUTH_AUDIT_RETENTION")); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Minute {
@@ -498,7 +513,7 @@ func (c Config) problems() []error {
 	}
 	errs = append(errs, c.observabilityProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

@@ -26,6 +26,11 @@ var (
 	// ErrCycle: an inheritance would make a role inherit from itself,
 	// directly or through others (HTTP 409). Nothing was stored.
 	ErrCycle = storage.ErrCycle
+	// ErrShapeLimit: an inheritance would give a role a chain of
+	// inheritances longer than Config.MaxInheritanceDepth, or more ancestors
+	// than Config.MaxRoleAncestors (HTTP 422). The error names the limit and
+	// its setting. Nothing was stored.
+	ErrShapeLimit = storage.ErrShapeLimit
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
 	// ErrEncryptionRequired: the store's encryption state, read in the

@@ -120,7 +120,7 @@ func (az *Authz) restFail(c *gin.Context, ctx context.Context, rt restRoute, cal
 	}
 	detail := reason
 	switch status {
-	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage:
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
 		// Our own texts: they name the field and the rule, never echo input.
 		detail = err.Error()
 	case http.StatusServiceUnavailable:

@@ -29,6 +29,8 @@ func statusOf(err error) (int, string) {
 		return http.StatusNotFound, "role not found"
 	case errors.Is(err, ErrQuotaExceeded):
 		return http.StatusInsufficientStorage, "storage quota exceeded"
+	case errors.Is(err, ErrShapeLimit):
+		return http.StatusUnprocessableEntity, "inheritance past a limit"
 	case errors.Is(err, ErrCycle):
 		return http.StatusConflict, "inheritance cycle"
 	case errors.Is(err, ErrUnavailable), errors.Is(err, ErrClosed):

@@ -51,7 +51,7 @@ func RolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]s
 // stored forms, the namespace.
 const descendantsCTE = `d0(role) AS (SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)),
 	d(role) AS (SELECT role FROM d0
-		UNION SELECT a.role FROM rolegate_role_ancestors a JOIN d0 ON a.ancestor = d0.role WHERE a.ns = ?)`
+		UNION SELECT a.role FROM d0 CROSS JOIN rolegate_role_ancestors a WHERE a.ns = ? AND a.ancestor = d0.role)`
 
 // WhichRolesCan lists the roles that hold the permission, granted or
 // inherited.

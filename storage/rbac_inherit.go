@@ -22,7 +22,7 @@ var ErrShapeLimit = errors.New("inheritance past a limit")
 // than walked. Its parameters are the seed's, then the namespace.
 const ancestorsCTE = `r0(role) AS (%s),
 	r(role) AS (SELECT role FROM r0
-		UNION SELECT a.ancestor FROM rolegate_role_ancestors a JOIN r0 ON a.role = r0.role WHERE a.ns = ?)`
+		UNION SELECT a.ancestor FROM r0 CROSS JOIN rolegate_role_ancestors a WHERE a.ns = ? AND a.role = r0.role)`
 
 // AddInheritance makes role inherit every permission of parent;
 // ErrRoleNotFound when either does not exist, ErrCycle when parent already
