@@ -191,11 +191,11 @@ func rebuildAncestors(ctx context.Context, db bun.IDB, s Scope, levels [][]strin
 	return nil
 }
 
-// Defaults of the shape limits (Scope.MaxInheritanceDepth,
-// Scope.MaxRoleAncestors).
+// Defaults of the shape limits when Scope.MaxInheritanceDepth or
+// Scope.MaxRoleAncestors is 0.
 const (
-	DefaultMaxInheritanceDepth = 32
-	DefaultMaxRoleAncestors    = 256
+	defaultMaxInheritanceDepth = 32
+	defaultMaxRoleAncestors    = 256
 )
 
 // checkShape refuses (ErrShapeLimit) the inheritance role -> parent when it
@@ -205,10 +205,10 @@ const (
 func checkShape(ctx context.Context, db bun.IDB, s Scope, role, parent string) error {
 	maxDepth, maxAnc := s.MaxInheritanceDepth, s.MaxRoleAncestors
 	if maxDepth <= 0 {
-		maxDepth = DefaultMaxInheritanceDepth
+		maxDepth = defaultMaxInheritanceDepth
 	}
 	if maxAnc <= 0 {
-		maxAnc = DefaultMaxRoleAncestors
+		maxAnc = defaultMaxRoleAncestors
 	}
 	// below: the longest chain from a role inheriting from role down to
 	// role; above: parent's longest chain upwards; ancestors: how many
