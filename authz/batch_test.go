@@ -23,7 +23,7 @@ func revisionOf(t testing.TB, az *Authz, c *Client) int64 {
 // auditCount counts the client's audit records.
 func auditCount(t testing.TB, az *Authz, c *Client) int {
 	t.Helper()
-	recs, err := storage.ListAudit(context.Background(), az.db, c.fingerprint, 0, 1000)
+	recs, err := storage.ListAudit(context.Background(), az.db, c.fingerprint, "", 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestBatchOneTransaction(t *testing.T) {
 		}
 		assertBool(t, "after", mustCheck(t, c, "alice", "edit"), nil, true)
 		roles, err := c.Roles(ctx)
-		if err != nil || len(roles) != 1 || roles[0] != (Role{"editor", "Edits"}) {
+		if err != nil || len(roles) != 1 || roles[0] != (Role{Role: "editor", Description: "Edits"}) {
 			t.Errorf("roles = %v, %v", roles, err)
 		}
 	})

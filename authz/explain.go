@@ -8,19 +8,6 @@ import (
 	"github.com/rolegate/rolegate/storage"
 )
 
-// Grant is the path by which a user holds a permission: answers "why".
-type Grant struct {
-	// Membership is the role the user is a member of.
-	Membership string `json:"membership"`
-	// Scope is the scope of that membership; empty for a global one.
-	Scope string `json:"scope,omitempty"`
-	// Chain is the roles from Membership to GrantedBy, both included,
-	// each inheriting from the next; one role when no inheritance is used.
-	Chain []string `json:"chain"`
-	// GrantedBy is the role the permission is granted to.
-	GrantedBy string `json:"granted_by"`
-}
-
 // ExplainPermission returns how the user holds the permission through a
 // global membership, or nil when it does not. Of several paths it gives a
 // shortest one, preferring a global membership, then names in order.
@@ -44,7 +31,7 @@ func (c *Client) ExplainPermissionIn(ctx context.Context, scope, user, permissio
 // inheritance, to the first role granted the permission.
 func (c *Client) explain(ctx context.Context, scope, user, permission string) (*Grant, error) {
 	db := c.az.db
-	members, err := storage.UserMemberships(ctx, db, c.scope, scope, user)
+	members, err := storage.Members(ctx, db, c.scope, storage.RolesOfUser, scope, user)
 	if err != nil || len(members) == 0 {
 		return nil, err
 	}
@@ -89,7 +76,7 @@ func (c *Client) ExplainRolePermission(ctx context.Context, role, permission str
 // begins with; a nil chain when none holds the permission.
 func (c *Client) grantPath(ctx context.Context, starts []string, permission string) ([]string, int, error) {
 	db := c.az.db
-	granting, err := storage.RolesGranting(ctx, db, c.scope, permission)
+	granting, err := storage.Names(ctx, db, c.scope, storage.RolesGrantedPermission, permission)
 	if err != nil || len(granting) == 0 {
 		return nil, 0, err
 	}

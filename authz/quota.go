@@ -2,22 +2,12 @@ package authz
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/storage"
 )
-
-// ErrQuotaExceeded: in open mode (no admin keys configured), a write would
-// take a namespace past AUTH_MAX_ROWS_PER_CLIENT rows, or the store past
-// AUTH_MAX_NAMESPACES namespaces. Nothing was stored. HTTP 507
-// Insufficient Storage: the request is fine but the server will not store
-// more for it, and waiting does not change that (429 would tell a client
-// to retry later, which never helps here); deleting rows, or an operator
-// raising the limit, does.
-var ErrQuotaExceeded = errors.New("storage quota exceeded")
 
 // checkQuota runs in an adding write's transaction, after its row was
 // written and the namespace's revision bumped (rev is the new revision):
@@ -44,15 +34,12 @@ func (az *Authz) checkQuota(ctx context.Context, tx bun.IDB, ns string, rev int6
 // once (a batch, a policy), which a bound kept one row per write would not
 // see, and for checkQuota once the bound passes the limit.
 func (az *Authz) checkQuotaCounted(ctx context.Context, tx bun.IDB, ns string, rev int64) error {
-	rows, err := storage.CountNamespaceRows(ctx, tx, ns)
+	rows, err := storage.RecountRows(ctx, tx, ns)
 	if err != nil {
 		return err
 	}
 	if limit := int64(az.cfg.MaxRowsPerClient); az.open() && rows > limit {
 		return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
-	}
-	if err := storage.SetRowBound(ctx, tx, ns, rows); err != nil {
-		return err
 	}
 	return az.checkNamespaces(ctx, tx, rev)
 }

@@ -21,6 +21,13 @@ var (
 	// ErrRoleNotFound means the role named by a grant, a membership or a
 	// listing does not exist in the client's namespace.
 	ErrRoleNotFound = errors.New("role not found")
+	// ErrCycle means an inheritance would make a role inherit from itself.
+	ErrCycle = errors.New("inheritance would make a cycle")
+	// ErrShapeLimit means an inheritance would give a role a chain of
+	// inheritances longer than Scope.MaxInheritanceDepth, or more ancestors
+	// than Scope.MaxRoleAncestors. The error names the limit and its
+	// setting.
+	ErrShapeLimit = errors.New("inheritance past a limit")
 	// ErrKeyMismatch: a write found that the store's encryption state (the
 	// writer key check value in rolegate_settings) is not this process's:
 	// it runs without encryption on an encrypted store, or with a key the

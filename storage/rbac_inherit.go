@@ -2,24 +2,16 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
 )
 
-// ErrCycle means an inheritance would make a role inherit from itself.
-var ErrCycle = errors.New("inheritance would make a cycle")
-
-// ErrShapeLimit means an inheritance would give a role a chain of
-// inheritances longer than Scope.MaxInheritanceDepth, or more ancestors
-// than Scope.MaxRoleAncestors. The error names the limit and its setting.
-var ErrShapeLimit = errors.New("inheritance past a limit")
-
 // ancestorsCTE is the part shared by the effective queries: r is the set
 // of roles reached from the seed rows (%s, a query of one column) by
 // following inheritance upwards, read from the closure in one join rather
-// than walked. Its parameters are the seed's, then the namespace.
+// than walked. Its parameters are the seed's, then the namespace. (CROSS
+// JOIN makes SQLite read the seed first and the closure by its key.)
 const ancestorsCTE = `r0(role) AS (%s),
 	r(role) AS (SELECT role FROM r0
 		UNION SELECT a.ancestor FROM r0 CROSS JOIN rolegate_role_ancestors a WHERE a.ns = ? AND a.role = r0.role)`
@@ -84,9 +76,9 @@ func DeleteInheritance(ctx context.Context, db bun.IDB, s Scope, role, parent st
 	return true, unlinkAncestors(ctx, db, s, role)
 }
 
-// RoleParents lists the roles role inherits from directly;
+// roleParents lists the roles role inherits from directly;
 // ErrRoleNotFound when it does not exist.
-func RoleParents(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
+func roleParents(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
@@ -98,25 +90,9 @@ func RoleParents(ctx context.Context, db bun.IDB, s Scope, role string) ([]strin
 	return sortedUnique(out), nil
 }
 
-// RoleClosure lists the roles whose grants role holds: itself and every
-// role it inherits from, directly or not. ErrRoleNotFound when it does not
-// exist.
-func RoleClosure(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
-	if err := requireRole(ctx, db, s, role); err != nil {
-		return nil, err
-	}
-	var out []string
-	err := db.NewRaw(`SELECT CAST(? AS TEXT) UNION SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?`,
-		role, s.NS, role).Scan(ctx, &out)
-	if err != nil {
-		return nil, Classify(err)
-	}
-	return sortedUnique(out), nil
-}
-
-// RoleEffectivePermissions lists the permissions role holds, its own and
+// roleEffectivePermissions lists the permissions role holds, its own and
 // inherited; ErrRoleNotFound when it does not exist.
-func RoleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
+func roleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
@@ -125,9 +101,9 @@ func RoleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role str
 		s.NS, role, s.NS, role)
 }
 
-// HasEffectivePermission reports whether role holds the permission, its
+// hasEffectivePermission reports whether role holds the permission, its
 // own or inherited.
-func HasEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
+func hasEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
 	return exists(ctx, db, `SELECT 1 FROM rolegate_permissions WHERE ns = ? AND name IN (?) AND role IN (
 		SELECT CAST(? AS TEXT) UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?) LIMIT 1`,
 		s.NS, bun.List(s.permForms(name)), role, s.NS, role)
@@ -152,9 +128,9 @@ func EdgesFrom(ctx context.Context, db bun.IDB, s Scope, roles []string) ([]Edge
 	return out, Classify(err)
 }
 
-// RolesGranting lists the roles granted the permission directly (not
+// rolesGranting lists the roles granted the permission directly (not
 // through inheritance).
-func RolesGranting(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
+func rolesGranting(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
 	err := db.NewRaw("SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)",
 		s.NS, bun.List(s.permForms(name))).Scan(ctx, &roles)

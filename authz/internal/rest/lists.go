@@ -1,0 +1,153 @@
+package rest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
+	"github.com/rolegate/rolegate/middleware"
+)
+
+// listWriter writes the success envelope of a list route one entry at
+// a time, so that the memory of a response does not grow with the list:
+// {"success":true,"code":200,"message":"ok","data":[ then each entry, then
+// ],"timestamp":"..."}, byte for byte what middleware.Respond writes for
+// the whole list (fields in the same order, entries marshalled by
+// encoding/json as gin does).
+//
+// Nothing is written before the first entry (or the end of an empty list),
+// so an error while reading the first window (role not found, store
+// unavailable) still gets its error envelope. Once the envelope has begun
+// its status cannot change: a later error aborts the connection
+// (streamList), so that the client sees a truncated body, never a
+// success that lists only part of the entries.
+type listWriter struct {
+	c       *gin.Context
+	bw      *bufio.Writer
+	started bool
+	n       int
+}
+
+func (w *listWriter) start() error {
+	w.started = true
+	w.c.Header("Content-Type", "application/json; charset=utf-8")
+	w.c.Status(http.StatusOK)
+	w.bw = bufio.NewWriterSize(w.c.Writer, 32<<10)
+	_, err := w.bw.WriteString(`{"success":true,"code":200,"message":"ok","data":[`)
+	return err
+}
+
+// entry writes one entry of the data array.
+func (w *listWriter) entry(v any) error {
+	if !w.started {
+		if err := w.start(); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if w.n > 0 {
+		if err := w.bw.WriteByte(','); err != nil {
+			return err
+		}
+	}
+	w.n++
+	_, err = w.bw.Write(b)
+	return err
+}
+
+// flush sends what is buffered, at the end of a window, down to the
+// connection: a long list reaches the client as it is read.
+func (w *listWriter) flush() error {
+	if !w.started {
+		return nil
+	}
+	if err := w.bw.Flush(); err != nil {
+		return err
+	}
+	w.c.Writer.Flush()
+	return nil
+}
+
+// finish closes the array and the envelope.
+func (w *listWriter) finish() error {
+	if !w.started {
+		if err := w.start(); err != nil {
+			return err
+		}
+	}
+	ts, _ := json.Marshal(middleware.Timestamp(time.Now()))
+	if _, err := w.bw.WriteString(`],"timestamp":`); err != nil {
+		return err
+	}
+	if _, err := w.bw.Write(ts); err != nil {
+		return err
+	}
+	if err := w.bw.WriteByte('}'); err != nil {
+		return err
+	}
+	return w.bw.Flush()
+}
+
+// streamList answers a list route: rt.stream writes the entries through w
+// window by window. An error before anything was written is answered with
+// the error envelope as for any route. After that the response is already
+// a 200 with part of the list: the error is logged and the connection
+// aborted (http.ErrAbortHandler, which net/http and both recoveries pass
+// on), so the body stays invalid JSON instead of ending as a success.
+func (a *API) streamList(c *gin.Context, ctx context.Context, rt route, call *request) {
+	w := &listWriter{c: c}
+	err := rt.stream(call, w)
+	if err == nil {
+		err = w.finish()
+	}
+	if err == nil {
+		return
+	}
+	if !w.started {
+		a.fail(c, ctx, rt, call, err)
+		return
+	}
+	a.log.LogAttrs(ctx, slog.LevelError, "rest: list failed after its first entries; connection aborted",
+		slog.String("action", rt.action), slog.String("request_id", middleware.RequestIDFrom(c)),
+		slog.Int("entries_sent", w.n), slog.String("error", err.Error()))
+	panic(http.ErrAbortHandler)
+}
+
+// window is the rbac.ListWindow of a list request.
+func (call *request) window() rbac.ListWindow {
+	return rbac.ListWindow{After: call.page.after, Limit: call.page.limit}
+}
+
+// eachName writes each window of names as entries made by wrap.
+func eachName[E any](w *listWriter, wrap func(string) E) func([]string) error {
+	return func(names []string) error {
+		for _, n := range names {
+			if err := w.entry(wrap(n)); err != nil {
+				return err
+			}
+		}
+		return w.flush()
+	}
+}
+
+// eachEntry writes each window of entries as they are (the scoped views,
+// the roles with their descriptions).
+func eachEntry[E any](w *listWriter) func([]E) error {
+	return func(page []E) error {
+		for _, e := range page {
+			if err := w.entry(e); err != nil {
+				return err
+			}
+		}
+		return w.flush()
+	}
+}
