@@ -314,6 +314,7 @@ func (az *Authz) HostClient() (*Client, error) {
 func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)
 	scope := az.keys.Scope(ns)
+	scope.MaxInheritanceDepth, scope.MaxRoleAncestors = az.cfg.MaxInheritanceDepth, az.cfg.MaxRoleAncestors
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
 	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
 	return c

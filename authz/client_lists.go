@@ -59,6 +59,11 @@ var (
 	// ErrUserExists: a rename's new name already holds memberships, and
 	// the rename was not asked to merge (HTTP 409). Nothing was changed.
 	ErrUserExists = rbac.ErrUserExists
+	// ErrShapeLimit: an inheritance would give a role a chain of
+	// inheritances longer than Config.MaxInheritanceDepth, or more ancestors
+	// than Config.MaxRoleAncestors (HTTP 422). The error names the limit and
+	// its setting. Nothing was stored.
+	ErrShapeLimit = rbac.ErrShapeLimit
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = rbac.ErrClosed
 	// ErrEncryptionRequired: the store's encryption state is not this

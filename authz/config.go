@@ -101,6 +101,14 @@ type Config struct {
 	// MaxNamespaces bounds the namespaces that may hold data in open mode;
 	// a first write of one more is refused with 507.
 	MaxNamespaces int
+	// MaxInheritanceDepth bounds the longest chain of inheritances above a
+	// role; an inheritance that would pass it, for the role or a role
+	// inheriting from it, is refused with 422 (ErrShapeLimit).
+	MaxInheritanceDepth int
+	// MaxRoleAncestors bounds the roles a role inherits from, directly or
+	// not; an inheritance that would pass it is refused with 422
+	// (ErrShapeLimit).
+	MaxRoleAncestors int
 	// AuditRetention is how long audit records are kept; older ones are
 	// deleted in the background.
 	AuditRetention time.Duration
@@ -355,7 +363,7 @@ func (c Config) problems() []error {
 	errs = append(errs, c.observabilityProblems()...)
 	errs = append(errs, c.consistencyProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

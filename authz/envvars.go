@@ -91,6 +91,10 @@ var settings = []setting{
 		"open mode only (no admin keys): rows (roles, grants, memberships) per namespace; a write past it is 507"),
 	number("AUTH_MAX_NAMESPACES", func(c *Config) *int { return &c.MaxNamespaces }, 100, 1, 1<<30,
 		"open mode only: namespaces that may hold data; the first write of one more is 507"),
+	number("AUTH_MAX_INHERITANCE_DEPTH", func(c *Config) *int { return &c.MaxInheritanceDepth }, 32, 1, 1<<20,
+		"longest chain of inheritances above a role; an inheritance past it (for the role or one inheriting from it) is 422"),
+	number("AUTH_MAX_ROLE_ANCESTORS", func(c *Config) *int { return &c.MaxRoleAncestors }, 256, 1, 1<<20,
+		"roles a role inherits from, directly or not; an inheritance past it is 422"),
 	list("AUTH_TRUSTED_PROXIES", func(c *Config) *[]string { return &c.TrustedProxies }, nil,
 		"comma-separated IPs or CIDR ranges of your reverse proxies; only from these are `X-Forwarded-For` / `X-Real-IP` believed for the audit's remote address (hostapp gives the list to Gin too)").
 		showing("none"),

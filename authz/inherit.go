@@ -13,7 +13,9 @@ import (
 
 // AddInheritance makes role inherit every permission of parent.
 // ErrRoleNotFound when either does not exist; ErrCycle, with nothing
-// stored, when parent already inherits from role (or is role).
+// stored, when parent already inherits from role (or is role);
+// ErrShapeLimit, with nothing stored, when role or a role inheriting from
+// it would pass Config.MaxInheritanceDepth or Config.MaxRoleAncestors.
 func (c *Client) AddInheritance(ctx context.Context, role, parent string) (created bool, err error) {
 	if err := checkNames("role", role, "parent", parent); err != nil {
 		return false, err

@@ -19,7 +19,7 @@ func RoleEffective(ctx context.Context, db bun.IDB, s Scope, role string) (perms
 		Role string         `bun:"role"`
 		Name sql.NullString `bun:"name"`
 	}
-	err = db.NewRaw(`WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
+	err = db.NewRaw(`WITH `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
 		SELECT role, CAST(NULL AS TEXT) AS name FROM r
 		UNION ALL SELECT role, name FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r)`,
 		role, s.NS, s.NS).Scan(ctx, &rows)

@@ -26,6 +26,11 @@ var (
 	// ErrUserExists means a rename's new name already holds memberships
 	// (and the rename was not asked to merge them).
 	ErrUserExists = errors.New("the new user name already holds memberships")
+	// ErrShapeLimit means an inheritance would give a role a chain of
+	// inheritances longer than Scope.MaxInheritanceDepth, or more ancestors
+	// than Scope.MaxRoleAncestors. The error names the limit and its
+	// setting.
+	ErrShapeLimit = errors.New("inheritance past a limit")
 	// ErrKeyMismatch: a write found that the store's encryption state (the
 	// writer key check value in rolegate_settings) is not this process's:
 	// it runs without encryption on an encrypted store, or with a key the

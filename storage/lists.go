@@ -89,7 +89,7 @@ func eachUserRole(ctx context.Context, db bun.IDB, s Scope, user string, w ListW
 // eachWhichRoleCan calls fn with the roles that hold the permission,
 // granted or inherited, window by window, sorted.
 func eachWhichRoleCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
-	return eachPlain(ctx, db, w, "role", "(WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d) x WHERE 1 = 1",
+	return eachPlain(ctx, db, w, "role", "(WITH "+descendantsCTE+" SELECT role FROM d) x WHERE 1 = 1",
 		[]any{s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
@@ -116,7 +116,7 @@ func eachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w Lis
 // by window, sorted.
 func eachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
 	return eachStored(ctx, db, s.Users, w, "m.user_name", `rolegate_memberships m
-		WHERE m.ns = ? AND m.role IN (WITH RECURSIVE `+descendantsCTE+` SELECT role FROM d)`,
+		WHERE m.ns = ? AND m.role IN (WITH `+descendantsCTE+` SELECT role FROM d)`,
 		[]any{s.NS, s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
@@ -124,7 +124,7 @@ func eachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w L
 // any global membership, inherited ones included, window by window, sorted.
 func eachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
-		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE m(role) AS (
+		WHERE p.ns = ? AND p.role IN (WITH m(role) AS (
 			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)),
 			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r)`,
 		[]any{s.NS, s.NS, bun.List(s.userForms(user)), s.NS}, fn)

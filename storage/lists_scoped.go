@@ -31,8 +31,9 @@ func eachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role 
 		return err
 	}
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
-		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+
-		` SELECT role FROM r)`, []any{s.NS, role, s.NS}, fn)
+		WHERE p.ns = ? AND p.role IN (SELECT CAST(? AS TEXT)
+			UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?)`,
+		[]any{s.NS, role, s.NS, role}, fn)
 }
 
 // eachUserPermissionIn calls fn with the permissions the user holds in
@@ -41,7 +42,7 @@ func eachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role 
 func eachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]string) error) error {
 	forms := bun.List(s.userForms(user))
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
-		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE m(role) AS (
+		WHERE p.ns = ? AND p.role IN (WITH m(role) AS (
 			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
 			UNION SELECT role FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)),
 			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r)`,
@@ -80,7 +81,7 @@ func eachRoleMemberIn(ctx context.Context, db bun.IDB, s Scope, scope, role stri
 // scope, one entry per user (Scope empty when a global membership grants
 // it), window by window, sorted.
 func eachWhichUserCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string, w ListWindow, fn func([]Member) error) error {
-	return eachMember(ctx, db, s, w, true, true, "WITH RECURSIVE "+descendantsCTE+`
+	return eachMember(ctx, db, s, w, true, true, "WITH "+descendantsCTE+`
 		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
 		UNION SELECT user_name, scope FROM rolegate_scoped_memberships
 			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d)`,

@@ -119,8 +119,9 @@ func TestInheritanceAndScopes(t *testing.T) {
 			t.Fatalf("scoped membership left: %v", r)
 		}
 
-		// A chain 40 deep.
+		// A chain 40 deep, past the default depth limit (32).
 		const depth = 40
+		s.MaxInheritanceDepth = depth
 		for i := 0; i <= depth; i++ {
 			must(storage.AddRole(ctx, db, s, fmt.Sprint("c", i), ""))
 			if i > 0 {

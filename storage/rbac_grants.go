@@ -50,16 +50,18 @@ func rolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]s
 }
 
 // descendantsCTE is the set d of roles holding a permission: those granted
-// it and, following inheritance downwards, every role inheriting from one
-// of them.
-const descendantsCTE = `d(role) AS (SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)
-	UNION SELECT p.role FROM rolegate_role_parents p JOIN d ON p.parent = d.role WHERE p.ns = ?)`
+// it (d0) and every role inheriting from one of them, read from the
+// closure in one join. Its parameters: the namespace, the permission's
+// stored forms, the namespace.
+const descendantsCTE = `d0(role) AS (SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)),
+	d(role) AS (SELECT role FROM d0
+		UNION SELECT a.role FROM d0 CROSS JOIN rolegate_role_ancestors a WHERE a.ns = ? AND a.ancestor = d0.role)`
 
 // whichRolesCan lists the roles that hold the permission, granted or
 // inherited.
 func whichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
-	err := db.NewRaw("WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d",
+	err := db.NewRaw("WITH "+descendantsCTE+" SELECT role FROM d",
 		s.NS, bun.List(s.permForms(name)), s.NS).Scan(ctx, &roles)
 	if err != nil {
 		return nil, Classify(err)
@@ -70,7 +72,7 @@ func whichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]str
 // whichUsersCan lists the users that hold the permission through any of
 // their global memberships (the role granted it, or inheriting it).
 func whichUsersCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
-	return names(ctx, db, s.Users, "WITH RECURSIVE "+descendantsCTE+`
+	return names(ctx, db, s.Users, "WITH "+descendantsCTE+`
 		SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)`,
 		s.NS, bun.List(s.permForms(name)), s.NS, s.NS)
 }
@@ -105,7 +107,7 @@ func userGrants(ctx context.Context, db bun.IDB, s Scope, members string, args .
 		Name sql.NullString `bun:"name"`
 	}
 	args = append(args, s.NS, s.NS)
-	err = db.NewRaw(`WITH RECURSIVE m(role) AS (`+members+`),
+	err = db.NewRaw(`WITH m(role) AS (`+members+`),
 		`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+`
 		SELECT role, CAST(NULL AS TEXT) AS name FROM m
 		UNION ALL SELECT CAST(NULL AS TEXT), p.name FROM rolegate_permissions p

@@ -7,50 +7,73 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// ancestorsCTE is the recursive part shared by the effective queries: r is
-// the set of roles reached from the seed rows by following inheritance
-// upwards (a role to the roles it inherits from). UNION, not UNION ALL, so
-// the walk ends even on a cycle a store was somehow left with.
-const ancestorsCTE = `r(role) AS (%s
-	UNION SELECT p.parent FROM rolegate_role_parents p JOIN r ON p.role = r.role WHERE p.ns = ?)`
+// ancestorsCTE is the part shared by the effective queries: r is the set
+// of roles reached from the seed rows (%s, a query of one column) by
+// following inheritance upwards, read from the closure in one join rather
+// than walked. Its parameters are the seed's, then the namespace. (CROSS
+// JOIN makes SQLite read the seed first and the closure by its key.)
+const ancestorsCTE = `r0(role) AS (%s),
+	r(role) AS (SELECT role FROM r0
+		UNION SELECT a.ancestor FROM r0 CROSS JOIN rolegate_role_ancestors a WHERE a.ns = ? AND a.role = r0.role)`
 
 // AddInheritance makes role inherit every permission of parent;
 // ErrRoleNotFound when either does not exist, ErrCycle when parent already
-// inherits from role (or is role). Run it in a transaction: on PostgreSQL
-// it takes a transaction-scoped lock per namespace first, so that two
-// concurrent inheritances cannot each pass the cycle check and together
-// make a cycle.
+// inherits from role (or is role), ErrShapeLimit when role, or a role
+// inheriting from it, would pass Scope.MaxInheritanceDepth or
+// Scope.MaxRoleAncestors. Run it in a transaction: on PostgreSQL it takes
+// a transaction-scoped lock per namespace first, so that two concurrent
+// inheritances cannot each pass the checks and together make a cycle or
+// pass a limit.
 func AddInheritance(ctx context.Context, db bun.IDB, s Scope, role, parent string) (created bool, err error) {
-	if IsPostgres(db) {
-		if _, err := db.NewRaw("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))",
-			"rolegate_role_parents:"+s.NS).Exec(ctx); err != nil {
-			return false, Classify(err)
-		}
+	if err := lockInheritance(ctx, db, s); err != nil {
+		return false, err
 	}
 	for _, r := range []string{role, parent} {
 		if err := requireRole(ctx, db, s, r); err != nil {
 			return false, err
 		}
 	}
-	cycle, err := exists(ctx, db, `WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
-		SELECT 1 FROM r WHERE role = ? LIMIT 1`, parent, s.NS, role)
-	if err != nil {
+	there, err := exists(ctx, db, "SELECT 1 FROM rolegate_role_parents WHERE ns = ? AND role = ? AND parent = ?",
+		s.NS, role, parent)
+	if err != nil || there {
 		return false, err
+	}
+	cycle := role == parent
+	if !cycle {
+		cycle, err = exists(ctx, db, "SELECT 1 FROM rolegate_role_ancestors WHERE ns = ? AND role = ? AND ancestor = ?",
+			s.NS, parent, role)
+		if err != nil {
+			return false, err
+		}
 	}
 	if cycle {
 		return false, ErrCycle
 	}
+	if err := checkShape(ctx, db, s, role, parent); err != nil {
+		return false, err
+	}
 	res, err := db.NewRaw(
 		"INSERT INTO rolegate_role_parents (ns, role, parent) VALUES (?, ?, ?) ON CONFLICT (ns, role, parent) DO NOTHING",
 		s.NS, role, parent).Exec(ctx)
-	return affected(res, err)
+	if created, err = affected(res, err); !created || err != nil {
+		return created, err
+	}
+	return true, linkAncestors(ctx, db, s, role, parent)
 }
 
-// DeleteInheritance removes role's inheritance from parent.
+// DeleteInheritance removes role's inheritance from parent. Run it in a
+// transaction: the closure of role and of the roles inheriting from it is
+// rebuilt with it.
 func DeleteInheritance(ctx context.Context, db bun.IDB, s Scope, role, parent string) (deleted bool, err error) {
+	if err := lockInheritance(ctx, db, s); err != nil {
+		return false, err
+	}
 	res, err := db.NewRaw("DELETE FROM rolegate_role_parents WHERE ns = ? AND role = ? AND parent = ?",
 		s.NS, role, parent).Exec(ctx)
-	return affected(res, err)
+	if deleted, err = affected(res, err); !deleted || err != nil {
+		return deleted, err
+	}
+	return true, unlinkAncestors(ctx, db, s, role)
 }
 
 // roleParents lists the roles role inherits from directly;
@@ -73,16 +96,17 @@ func roleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role str
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
-	return names(ctx, db, s.Permissions, `WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
-		SELECT name FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r)`, role, s.NS, s.NS)
+	return names(ctx, db, s.Permissions, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role IN (
+		SELECT CAST(? AS TEXT) UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?)`,
+		s.NS, role, s.NS, role)
 }
 
 // hasEffectivePermission reports whether role holds the permission, its
 // own or inherited.
 func hasEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
-	return exists(ctx, db, `WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
-		SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r) AND name IN (?) LIMIT 1`,
-		role, s.NS, s.NS, bun.List(s.permForms(name)))
+	return exists(ctx, db, `SELECT 1 FROM rolegate_permissions WHERE ns = ? AND name IN (?) AND role IN (
+		SELECT CAST(? AS TEXT) UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?) LIMIT 1`,
+		s.NS, bun.List(s.permForms(name)), role, s.NS, role)
 }
 
 // Edge is one inheritance: Role inherits from Parent.
@@ -98,7 +122,7 @@ func EdgesFrom(ctx context.Context, db bun.IDB, s Scope, roles []string) ([]Edge
 		return nil, nil
 	}
 	var out []Edge
-	err := db.NewRaw(`WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT name FROM rolegate_roles WHERE ns = ? AND name IN (?)")+`
+	err := db.NewRaw(`WITH `+fmt.Sprintf(ancestorsCTE, "SELECT name FROM rolegate_roles WHERE ns = ? AND name IN (?)")+`
 		SELECT p.role, p.parent FROM rolegate_role_parents p WHERE p.ns = ? AND p.role IN (SELECT role FROM r)`,
 		s.NS, bun.List(roles), s.NS, s.NS).Scan(ctx, &out)
 	return out, Classify(err)

@@ -27,6 +27,9 @@ func AddRole(ctx context.Context, db bun.IDB, s Scope, role, description string)
 func DeleteRole(ctx context.Context, db bun.IDB, s Scope, role string) (deleted bool, err error) {
 	// The foreign keys cascade too; deleting explicitly keeps the result the
 	// same where a host's SQLite connection has foreign keys off.
+	if err := forgetRoleAncestors(ctx, db, s, role); err != nil {
+		return false, err
+	}
 	for _, q := range []string{
 		"DELETE FROM rolegate_permissions WHERE ns = ? AND role = ?",
 		"DELETE FROM rolegate_memberships WHERE ns = ? AND role = ?",

@@ -42,6 +42,12 @@ type Scope struct {
 	// under, empty without encryption. A write is refused (ErrKeyMismatch)
 	// when the store's writer key check value differs (see RecordChange).
 	KeyCheck string
+	// MaxInheritanceDepth and MaxRoleAncestors bound the shape of
+	// inheritance: the longest chain of inheritances above a role, and the
+	// roles it inherits from, directly or not. AddInheritance refuses
+	// (ErrShapeLimit) what would pass either. 0 means the default (32 and
+	// 256).
+	MaxInheritanceDepth, MaxRoleAncestors int
 }
 
 // encrypted reports whether names are stored encrypted.

@@ -29,6 +29,11 @@ var (
 	// ErrUserExists: a rename's new name already holds memberships, and
 	// the rename was not asked to merge (HTTP 409). Nothing was changed.
 	ErrUserExists = storage.ErrUserExists
+	// ErrShapeLimit: an inheritance would give a role a chain of
+	// inheritances longer than Config.MaxInheritanceDepth, or more ancestors
+	// than Config.MaxRoleAncestors (HTTP 422). The error names the limit and
+	// its setting. Nothing was stored.
+	ErrShapeLimit = storage.ErrShapeLimit
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
 	// ErrEncryptionRequired: the store's encryption state, read in the

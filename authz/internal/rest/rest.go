@@ -230,7 +230,7 @@ func (a *API) fail(c *gin.Context, ctx context.Context, rt route, call *request,
 	}
 	detail := reason
 	switch status {
-	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage:
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
 		// Our own texts: they name the field and the rule, never echo input.
 		detail = err.Error()
 	case http.StatusServiceUnavailable:

@@ -34,6 +34,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusNotFound, "role not found"
 	case errors.Is(err, rbac.ErrQuotaExceeded):
 		return http.StatusInsufficientStorage, "storage quota exceeded"
+	case errors.Is(err, rbac.ErrShapeLimit):
+		return http.StatusUnprocessableEntity, "inheritance past a limit"
 	case errors.Is(err, rbac.ErrCycle):
 		return http.StatusConflict, "inheritance cycle"
 	case errors.Is(err, rbac.ErrUserExists):
