@@ -88,11 +88,14 @@ const changesSchema = `CREATE TABLE IF NOT EXISTS rolegate_changes (
 	PRIMARY KEY (ns, revision)
 )`
 
-// ChangesKept is how many revisions per namespace the change log keeps;
-// ChangesPruneEvery how often (in revisions) a write prunes older ones.
+// The change feed: ChangesKept is how many revisions per namespace the
+// change log keeps; ChangesPruneEvery how often (in revisions) a write
+// prunes older ones; ChangesChannel the PostgreSQL NOTIFY channel on which
+// every write announces the namespace it changed.
 const (
 	ChangesKept       = 1024
 	ChangesPruneEvery = 64
+	ChangesChannel    = "rolegate_changes"
 )
 
 func changesUp(ctx context.Context, db *bun.DB) error {

@@ -6,10 +6,6 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// ChangesChannel is the PostgreSQL NOTIFY channel on which every write
-// announces the namespace it changed.
-const ChangesChannel = "rolegate_changes"
-
 // bumpRevision advances the namespace's revision and, on PostgreSQL,
 // queues a NOTIFY that is delivered when the transaction commits. Call it
 // in the same transaction as the change it stands for.
