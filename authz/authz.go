@@ -49,10 +49,14 @@ type Authz struct {
 	mount        restMountState // where Mount put the routes, for the 404/405 handlers
 	evicting     sync.Mutex     // one sweep of client handles at a time
 	checking     sync.Mutex     // one revision check at a time
+	// writer identifies this process's changes in the change log, so the
+	// watcher skips them (see watch.go); new at every Open.
+	writer string
 	// sqliteWriters queues this process's writes on SQLite; nil on
 	// PostgreSQL, where writers of different clients run in parallel.
 	sqliteWriters *sync.Mutex
 	refusals      *audit.RefusalBudget // how many refusals the audit log may take
+	pruner        *audit.Pruner        // the audit retention; Wrote after each audit insert
 	admins        adminKeys            // the closed admin plane's keys; nil in open mode
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
@@ -140,12 +144,14 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	}
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
-		tracing: newTracing(cfg)}
+		tracing: newTracing(cfg), writer: rand.Text()}
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
 	}
 	az.bg, az.stop = context.WithCancel(context.Background())
+	az.pruner = &audit.Pruner{DB: db, Log: log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
+		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
 	az.decisions = newDecisionLog(cfg)
 	if cfg.MetricsRegisterer != nil || cfg.EnableMetrics {
 		m, err := newMetrics(cfg.MetricsRegisterer, cfg.EnableMetrics, az)
@@ -169,9 +175,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		return nil, err
 	}
 	az.startWatcher(az.bg)
-	pruner := &audit.Pruner{DB: az.db, Log: az.log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
-		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
-	az.goBackground(pruner.Run)
+	az.goBackground(az.pruner.Run)
 	if az.open() {
 		log.Warn(openModeWarning)
 	}

@@ -75,9 +75,9 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 		return nil, err
 	}
 	var results []OpResult
-	err := c.writeMany(ctx, "batch", func(ctx context.Context, tx bun.IDB) (bool, error) {
+	_, err := c.write(ctx, change{action: "batch", resource: "batch", many: true}, func(ctx context.Context, w writer) (bool, error) {
 		var err error
-		results, err = c.runOperations(ctx, tx, ops)
+		results, err = c.runOperations(ctx, w.db, ops)
 		return anyChanged(results), err
 	})
 	if err != nil {
@@ -304,3 +304,18 @@ func anyChanged(rs []OpResult) bool {
 // errBatchNoop rolls back a transaction that turned out to change nothing
 // (a policy applied by another replica meanwhile).
 var errBatchNoop = errors.New("nothing to change")
+
+// lockNamespaceWrites makes concurrent policy applications of one client
+// (several replicas starting at once) run one after the other, so the
+// second reads what the first stored and finds nothing left to do. On
+// PostgreSQL it takes a transaction-scoped advisory lock on the
+// namespace; on SQLite any write statement takes the database's write
+// lock for the rest of the transaction.
+func (c *Client) lockNamespaceWrites(ctx context.Context, tx bun.IDB) error {
+	if storage.IsPostgres(tx) {
+		_, err := tx.NewRaw("SELECT pg_advisory_xact_lock(hashtext(?))", "rolegate_policy:"+c.scope.NS).Exec(ctx)
+		return err
+	}
+	_, err := tx.NewRaw("UPDATE rolegate_revisions SET revision = revision WHERE ns = ?", c.scope.NS).Exec(ctx)
+	return err
+}

@@ -70,7 +70,7 @@ func TestBatchOneTransaction(t *testing.T) {
 		}
 		assertBool(t, "after", mustCheck(t, c, "alice", "edit"), nil, true)
 		roles, err := c.Roles(ctx)
-		if err != nil || len(roles) != 1 || roles[0] != (Role{"editor", "Edits"}) {
+		if err != nil || len(roles) != 1 || roles[0] != (Role{Role: "editor", Description: "Edits"}) {
 			t.Errorf("roles = %v, %v", roles, err)
 		}
 	})

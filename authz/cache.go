@@ -10,8 +10,7 @@ import (
 
 // The decision cache lives in authz/internal/cache: per client, per user
 // their roles and per role its permission set, shared by its members. This
-// file is its connection to the store: what it reads, and how reads are
-// counted so the revision check follows a cache that is building.
+// file is its connection to the store: what it reads.
 
 // storeLoader reads a client's users and roles for its cache.
 type storeLoader struct{ c *Client }
@@ -22,8 +21,6 @@ var _ cache.Loader = storeLoader{}
 // scopes the user holds memberships in, so a check in any other scope
 // adds nothing to the entry).
 func (l storeLoader) UserRoles(ctx context.Context, user string) ([]string, map[string][]string, error) {
-	l.c.loading.Add(1)
-	defer l.c.loading.Add(-1)
 	global, byScope, err := storage.UserRoleSets(ctx, l.c.az.db, l.c.scope, user)
 	l.countError(err)
 	return global, byScope, storage.Classify(err)
@@ -33,8 +30,6 @@ func (l storeLoader) UserRoles(ctx context.Context, user string) ([]string, map[
 // included, with the roles they come from (the role and its ancestors) as
 // sources: a grant, a revoke or a link change on any of them drops the set.
 func (l storeLoader) RoleEffective(ctx context.Context, role string) ([]string, []string, error) {
-	l.c.loading.Add(1)
-	defer l.c.loading.Add(-1)
 	perms, sources, err := storage.RoleEffective(ctx, l.c.az.db, l.c.scope, role)
 	if err != nil {
 		l.countError(err)
@@ -52,7 +47,8 @@ func (l storeLoader) countError(err error) {
 }
 
 // cacheHolds reports whether the client's cache holds or is building
-// anything that other replicas' changes could make stale.
+// anything that other replicas' changes could make stale (a build reading
+// the store now could publish what a change made stale).
 func (c *Client) cacheHolds() bool {
-	return c.cache.Len() > 0 || c.cache.Roles() > 0 || c.loading.Load() > 0
+	return c.cache.Len() > 0 || c.cache.Roles() > 0 || c.cache.Building() > 0
 }

@@ -3,11 +3,13 @@ package authz
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/cipher"
 	"github.com/rolegate/rolegate/storage/storagetest"
@@ -59,9 +61,7 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 		if err != nil {
 			t.Fatal(err)
 		}
-		ca.revs.mu.Lock()
-		defer ca.revs.mu.Unlock()
-		return ca.revs.known == revs[ca.scope.NS]
+		return ca.known.Load() == revs[ca.scope.NS]
 	}
 	warm := func() {
 		t.Helper()
@@ -164,21 +164,98 @@ func TestRevisionCheckFollowsBuildingCaches(t *testing.T) {
 		a, b := openTarget(t, target, slow), openTarget(t, target, slow)
 		key := newKey()
 		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
+		started, release := make(chan struct{}), make(chan struct{})
+		a.checking.Lock() // the listener's checks read the cache under it
+		ca.cache = cache.New(&heldLoader{Loader: storeLoader{ca}, started: started, release: release}, a.cacheBudget)
+		a.checking.Unlock()
 		expect(t, "add_role elsewhere", true)(cb.AddRole(ctx, "editor", ""))
-		known := func() int64 {
-			ca.revs.mu.Lock()
-			defer ca.revs.mu.Unlock()
-			return ca.revs.known
-		}
 		a.checkRevisions(ctx, nil)
-		if known() != 0 {
-			t.Fatalf("an idle empty cache was compared (known %d)", known())
+		if k := ca.known.Load(); k != 0 {
+			t.Fatalf("an idle empty cache was compared (known %d)", k)
 		}
-		ca.loading.Add(1) // as load does while it reads the store
+		built := make(chan error, 1)
+		go func() {
+			_, err := ca.cache.Allowed(ctx, "sara", "", "edit")
+			built <- err
+		}()
+		<-started // the build is reading the store
 		a.checkRevisions(ctx, nil)
-		ca.loading.Add(-1)
-		if known() != 1 {
-			t.Fatalf("a building cache was not compared (known %d, want 1)", known())
+		close(release)
+		if err := <-built; err != nil {
+			t.Fatal(err)
+		}
+		if k := ca.known.Load(); k != 1 {
+			t.Fatalf("a building cache was not compared (known %d, want 1)", k)
+		}
+	})
+}
+
+// heldLoader holds the first user read until release is closed, saying on
+// started that it began.
+type heldLoader struct {
+	cache.Loader
+	once             sync.Once
+	started, release chan struct{}
+}
+
+func (l *heldLoader) UserRoles(ctx context.Context, user string) ([]string, map[string][]string, error) {
+	l.once.Do(func() { close(l.started) })
+	<-l.release
+	return l.Loader.UserRoles(ctx, user)
+}
+
+// This process's own changes are recognised in the change log by its
+// writer id: a check that reads them (because another replica's change
+// came first, so the write could not move the known revision on) drops
+// only what the other replica changed, not what our write changed and
+// dropped already.
+func TestOwnChangesAreSkippedInTheChangeLog(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		slow := func(c *Config) { c.RevisionCheckInterval = time.Hour }
+		a, b := openTarget(t, target, slow), openTarget(t, target, slow)
+		key := newKey()
+		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
+		expect(t, "add_role", true)(cb.AddRole(ctx, "editor", ""))
+		expect(t, "add_role", true)(cb.AddRole(ctx, "viewer", ""))
+		expect(t, "add_permission", true)(cb.AddPermission(ctx, "editor", "edit"))
+		for _, u := range []string{"sara", "tom"} {
+			expect(t, "add_membership", true)(cb.AddMembership(ctx, u, "editor"))
+		}
+		checkIs(t, ca, "sara", "edit", true)
+		a.checkRevisions(ctx, nil)
+		checkIs(t, ca, "sara", "edit", true)
+		checkIs(t, ca, "tom", "edit", true)
+		checkIs(t, ca, "jack", "edit", false)
+		// Hold a's checks (on PostgreSQL the listener would run them at
+		// once): b's change comes first, ours next.
+		a.checking.Lock()
+		before := ca.known.Load()
+		expect(t, "add_membership elsewhere", true)(cb.AddMembership(ctx, "jack", "editor"))
+		expect(t, "add_membership here", true)(ca.AddMembership(ctx, "tom", "viewer"))
+		if k := ca.known.Load(); k != before {
+			a.checking.Unlock()
+			t.Fatalf("our write moved known from %d to %d over another's revision", before, k)
+		}
+		checkIs(t, ca, "tom", "edit", true) // rebuilt after our own write
+		a.checking.Unlock()
+		a.checkRevisions(ctx, nil)
+		if k := ca.known.Load(); k != before+2 {
+			t.Fatalf("known %d after the check, want %d", k, before+2)
+		}
+		if ca.cache.InternUser("tom") == nil {
+			t.Fatal("our own change, read back from the change log, dropped tom's entry")
+		}
+		if ca.cache.InternUser("sara") == nil {
+			t.Fatal("jack's membership changed elsewhere, and sara's entry was dropped too")
+		}
+		checkIs(t, ca, "jack", "edit", true)
+		var writers []*string
+		if err := a.db.NewRaw("SELECT writer FROM rolegate_changes WHERE ns = ? ORDER BY revision DESC LIMIT 2", ca.scope.NS).Scan(ctx, &writers); err != nil {
+			t.Fatal(err)
+		}
+		if len(writers) != 2 || writers[0] == nil || *writers[0] != a.writer || writers[1] == nil || *writers[1] != b.writer || a.writer == b.writer {
+			t.Fatalf("change log writers %v, want a's (%s) then b's (%s)", writers, a.writer, b.writer)
 		}
 	})
 }

@@ -24,21 +24,18 @@ type Client struct {
 	scope       storage.Scope
 	fingerprint string
 	cache       *cache.Cache
-	revs        revisions    // the store revision the cache is known to reflect
-	loading     atomic.Int32 // cache reads from the store running now (see cacheHolds)
-	used        atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
+	// known: the cache reflects every revision of the client up to here.
+	// The watcher moves it to what the store says once it has dropped what
+	// other writers changed (see watch.go); a write of ours moves it on by
+	// its own revision when it follows known directly.
+	known atomic.Int64
+	used  atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
 }
 
 func (c *Client) touch() {
 	if now := time.Now().Unix(); c.used.Load() != now {
 		c.used.Store(now)
 	}
-}
-
-// Role is a role with its description.
-type Role struct {
-	Role        string `json:"role"`
-	Description string `json:"description"`
 }
 
 // MaxDescriptionLength is the longest role description, in characters.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,73 +23,71 @@ import (
 // defaults (a field left at zero takes its default at Open; booleans are
 // false by default, so a switch that is on by default is named Disable...).
 // DefaultConfig spells the defaults out; ConfigFromEnv reads the
-// environment and a .env file. Where the host app listens and Gin's mode
+// environment and a .env file. Each setting's variable, default and parser
+// are written once, in the settings table (envvars.go), which the README's
+// Configuration section shows. Where the host app listens and Gin's mode
 // are the host's own settings, not rolegate's (see examples/hostapp).
 type Config struct {
-	// DatabaseType is "sqlite" (default) or "postgresql". AUTH_DATABASE_TYPE.
+	// DatabaseType is "sqlite" or "postgresql".
 	DatabaseType string
 	// DatabaseURL overrides the other database settings; its scheme picks
-	// the dialect (postgres://, sqlite://, file:). AUTH_DATABASE_URL.
+	// the dialect (postgres://, sqlite://, file:).
 	DatabaseURL string
-	// PostgreSQLURL is used when DatabaseType is postgresql. AUTH_POSTGRESQL_URL.
+	// PostgreSQLURL is used when DatabaseType is postgresql.
 	PostgreSQLURL string
-	// SQLitePath is the SQLite file (default ~/.auth.sqlite3). AUTH_SQLITE_PATH.
+	// SQLitePath is the SQLite file.
 	SQLitePath string
 
 	// JWTSecretKey signs session tokens. At least 32 bytes when set.
 	// Empty: one is generated and kept in the store sealed under the
 	// encryption key (when encryption is on) or JWTSecretWrapKey; with
-	// neither, a login configuration is refused. AUTH_JWT_SECRET_KEY.
+	// neither, a login configuration is refused.
 	JWTSecretKey string
 	// JWTSecretWrapKey seals the generated session secret at rest when
-	// encryption is off (at least 32 bytes). AUTH_JWT_SECRET_WRAP_KEY.
+	// encryption is off (at least 32 bytes).
 	JWTSecretWrapKey string
-	// JWTAlgorithm is HS256 (default), HS384 or HS512. AUTH_JWT_ALGORITHM.
+	// JWTAlgorithm is HS256, HS384 or HS512.
 	JWTAlgorithm string
-	// JWTAccessTokenExpireMinutes is the session token lifetime (1440).
+	// JWTAccessTokenExpireMinutes is the session token lifetime in minutes.
 	JWTAccessTokenExpireMinutes int
-	// JWTRefreshTokenExpireDays is the refresh token lifetime (7).
+	// JWTRefreshTokenExpireDays is the refresh token lifetime in days.
 	JWTRefreshTokenExpireDays int
 
 	// EnableEncryption stores permission names and members' user names
-	// encrypted (false). AUTH_ENABLE_ENCRYPTION.
+	// encrypted.
 	EnableEncryption bool
 	// EncryptionKey is the passphrase the keys derive from; required when
-	// EnableEncryption is on. AUTH_ENCRYPTION_KEY.
+	// EnableEncryption is on.
 	EncryptionKey string
-	// EncryptionKeyPrevious (AUTH_ENCRYPTION_KEY_PREVIOUS) is the key being
+	// EncryptionKeyPrevious is the key being
 	// rotated away from: a store still under it is re-encrypted under
 	// EncryptionKey in the background after Open returns (resumably, by one
 	// process at a time), while the process serves with both keys; then
 	// the key check value is EncryptionKey's and this setting can go.
 	// Empty: no rotation.
 	EncryptionKeyPrevious string
-	// EncryptDescriptions also encrypts role descriptions (false).
-	// AUTH_ENCRYPT_DESCRIPTIONS.
+	// EncryptDescriptions also encrypts role descriptions.
 	EncryptDescriptions bool
 
 	// DisableCORS turns CORS off on mounted routes (CORS is on by default).
-	// AUTH_ALLOW_CORS=false.
 	DisableCORS bool
 	// CORSOrigins are the allowed origins; "*" is any origin without
-	// credentials (default "*"). AUTH_CORS_ORIGINS, comma-separated.
+	// credentials.
 	CORSOrigins []string
 	// Console serves the admin console under <mount>/console/:
 	// ConsoleAuto (the zero value) when admin keys are configured,
-	// ConsoleOn or ConsoleOff. AUTH_ENABLE_CONSOLE (true or false; unset:
-	// auto).
+	// ConsoleOn or ConsoleOff.
 	Console ConsoleMode
 	// DisableAuditLogging stops recording changes and refusals in the
-	// audit log (recording is on by default). AUTH_ENABLE_AUDIT_LOGGING=false.
+	// audit log (recording is on by default).
 	DisableAuditLogging bool
 	// AuditRefusalsPerSecond bounds the refused requests recorded in the
 	// audit log per second (bursts of twice that); the excess is counted
-	// in the next record. Changes are always recorded. 0 means the
-	// default (50). AUTH_AUDIT_REFUSALS_PER_SECOND.
+	// in the next record. Changes are always recorded.
 	AuditRefusalsPerSecond int
 
 	// ClientKey is the host app's own client key: guards check under it,
-	// and a login's me.roles come from it. AUTH_CLIENT_KEY.
+	// and a login's me.roles come from it.
 	ClientKey string
 	// ClientKeys are further admin keys (UUID v4) accepted on the REST
 	// admin API beside ClientKey. When ClientKey or ClientKeys is set, the
@@ -98,33 +95,27 @@ type Config struct {
 	// neither, any UUID v4 is a namespace of its own (open mode, bounded
 	// by MaxRowsPerClient and MaxNamespaces). The library API (Client) is
 	// the host's own code and takes any key either way.
-	// AUTH_CLIENT_KEYS, comma-separated.
 	ClientKeys []string
 	// MaxRowsPerClient bounds the rows (roles, grants, memberships) of one
-	// namespace in open mode; a write over it is refused with 507. 0
-	// means the default (10000). AUTH_MAX_ROWS_PER_CLIENT.
+	// namespace in open mode; a write over it is refused with 507.
 	MaxRowsPerClient int
 	// MaxNamespaces bounds the namespaces that may hold data in open mode;
-	// a first write of one more is refused with 507. 0 means the default
-	// (100). AUTH_MAX_NAMESPACES.
+	// a first write of one more is refused with 507.
 	MaxNamespaces int
 	// AuditRetention is how long audit records are kept; older ones are
-	// deleted in the background. 0 means the default (90 days, 2160h).
-	// AUTH_AUDIT_RETENTION, a Go duration.
+	// deleted in the background.
 	AuditRetention time.Duration
 	// AuditMaxRecords bounds the audit records kept; beyond it records are
 	// deleted in the background, shared fairly between clients: the
 	// clients holding the most lose their oldest (refusals and no-op
 	// writes before changes), and a client at or below the fair share
-	// loses none (see storage.PlanAuditPrune). 0 means the default
-	// (1000000). AUTH_AUDIT_MAX_RECORDS.
+	// loses none (see storage.PlanAuditPrune).
 	AuditMaxRecords int
 	// TrustedProxies are the IP addresses and CIDR ranges of the reverse
 	// proxies in front of the app. X-Forwarded-For and X-Real-IP are
 	// believed (for the address in audit records) only from these; empty
 	// (the default) records the socket address. The host should give the
-	// same list to gin's engine.SetTrustedProxies. AUTH_TRUSTED_PROXIES,
-	// comma-separated.
+	// same list to gin's engine.SetTrustedProxies.
 	TrustedProxies []string
 	// auditPruneEvery is how often the audit retention runs; zero means
 	// every 10 minutes (tests shorten it).
@@ -132,30 +123,28 @@ type Config struct {
 	// DefaultRole, when set, is a role every user the guards see holds
 	// under the host client: Open creates it, and each user the guards'
 	// resolver finds is added to it on first sight. Needs ClientKey.
-	// AUTH_DEFAULT_ROLE.
 	DefaultRole string
-	// OAuthProviders are the identity providers accepted at login.
-	// AUTH_OAUTH_PROVIDERS and AUTH_OAUTH_<NAME>_*.
+	// OAuthProviders are the identity providers accepted at login (from
+	// the environment: loginx.ProvidersFromEnv).
 	OAuthProviders []loginx.ProviderConfig
 	// LoginAttemptsPerMinute bounds login attempts per remote address
 	// (bursts of that many, refilled at that rate; more get 429). 0: the
-	// default, 30; negative: no limit. AUTH_LOGIN_ATTEMPTS_PER_MINUTE
-	// (0 there turns the limit off).
+	// default (loginx.DefaultLoginAttemptsPerMinute); negative: no limit
+	// (0 in the environment turns the limit off).
 	LoginAttemptsPerMinute int
 	// Samples holds the sample endpoints' credentials; they are mounted only
-	// when all are set. AUTH_SAMPLES_USERNAME, _PASSWORD, _API_KEY.
+	// when all are set (from the environment: samples.ConfigFromEnv).
 	Samples samples.Config
 
 	// CacheMaxUsers bounds the decision cache's entries (cached users plus
 	// cached role permission sets) of all clients together; the least
-	// recently used users go first (200000). AUTH_CACHE_MAX_USERS.
+	// recently used users go first.
 	CacheMaxUsers int
 	// MaxClients bounds the client handles kept with their caches; the
-	// least recently used go first (10000). AUTH_MAX_CLIENTS.
+	// least recently used go first.
 	MaxClients int
 	// RevisionCheckInterval is how often the cache compares its revisions
-	// with the store, catching changes whose notification was lost (1s).
-	// AUTH_REVISION_CHECK_INTERVAL, a Go duration.
+	// with the store, catching changes whose notification was lost.
 	RevisionCheckInterval time.Duration
 
 	// Resolver finds the user of a guarded request. Nil: the login session
@@ -180,7 +169,6 @@ type Config struct {
 	// TraceUserNames adds the user a check, a membership write or a REST
 	// request is about to its span (rolegate.user); off by default, since
 	// user names are personal data and traces often leave the host.
-	// AUTH_TRACE_USER_NAMES.
 	TraceUserNames bool
 	// pingCache is how long GET /ping reuses its store probe; zero means
 	// 1 s, negative means no reuse (tests).
@@ -198,73 +186,36 @@ type Config struct {
 	// MetricsRegisterer's own metrics when it is also a Gatherer (a
 	// *prometheus.Registry), else a registry of rolegate's own. On a
 	// closed admin plane it takes an admin key (Authorization: Bearer).
-	// AUTH_ENABLE_METRICS.
 	EnableMetrics bool
 	// DecisionLog logs guard decisions as Info records: "denied" (every
-	// refusal: 403, 401, 503), "all" (allowed ones too) or "off" (the
-	// default). AUTH_DECISION_LOG.
+	// refusal: 403, 401, 503), "all" (allowed ones too) or "off".
 	DecisionLog string
 	// DecisionLogSample is the share of those decisions logged, from
-	// above 0 to 1 (the default). AUTH_DECISION_LOG_SAMPLE.
+	// above 0 to 1.
 	DecisionLogSample float64
 	// DecisionLogPerSecond bounds the decision log records written per
 	// second of each outcome (bursts of twice that): anybody can send
 	// requests that a guard refuses. The excess is counted
 	// (rolegate_decision_log_dropped_total, and dropped_before on the next
-	// record) and a warning logged at most every 10 s. Default 100.
-	// AUTH_DECISION_LOG_PER_SECOND.
+	// record) and a warning logged at most every 10 s.
 	DecisionLogPerSecond int
 	// DecisionAudit "denied" also records the guards' 403s in the audit
-	// log, within AuditRefusalsPerSecond; "off" (the default) does not.
-	// AUTH_DECISION_AUDIT.
+	// log, within AuditRefusalsPerSecond; "off" does not.
 	DecisionAudit string
 }
 
-// DefaultConfig returns the documented defaults.
+// DefaultConfig returns the documented defaults (see the settings table
+// in envvars.go).
 func DefaultConfig() Config {
-	return Config{
-		DatabaseType:                storage.TypeSQLite,
-		SQLitePath:                  storage.DefaultSQLitePath,
-		JWTAlgorithm:                "HS256",
-		JWTAccessTokenExpireMinutes: 1440,
-		JWTRefreshTokenExpireDays:   7,
-		CORSOrigins:                 []string{"*"},
-		AuditRefusalsPerSecond:      50,
-		MaxRowsPerClient:            10_000,
-		MaxNamespaces:               100,
-		AuditRetention:              90 * 24 * time.Hour,
-		AuditMaxRecords:             1_000_000,
-		CacheMaxUsers:               200_000,
-		MaxClients:                  10_000,
-		RevisionCheckInterval:       time.Second,
-		DecisionLogPerSecond:        100,
-	}
+	var c Config
+	fillDefaults(&c)
+	return c
 }
 
 // withDefaults fills every zero field with its default.
 func (c Config) withDefaults() Config {
-	d := DefaultConfig()
-	orDefault(&c.DatabaseType, d.DatabaseType)
-	orDefault(&c.SQLitePath, d.SQLitePath)
-	orDefault(&c.JWTAlgorithm, d.JWTAlgorithm)
-	orDefault(&c.JWTAccessTokenExpireMinutes, d.JWTAccessTokenExpireMinutes)
-	orDefault(&c.JWTRefreshTokenExpireDays, d.JWTRefreshTokenExpireDays)
-	if c.CORSOrigins == nil {
-		c.CORSOrigins = d.CORSOrigins
-	}
-	orDefault(&c.AuditRefusalsPerSecond, d.AuditRefusalsPerSecond)
-	orDefault(&c.CacheMaxUsers, d.CacheMaxUsers)
-	orDefault(&c.MaxClients, d.MaxClients)
-	orDefault(&c.RevisionCheckInterval, d.RevisionCheckInterval)
-	orDefault(&c.MaxRowsPerClient, d.MaxRowsPerClient)
-	orDefault(&c.MaxNamespaces, d.MaxNamespaces)
-	orDefault(&c.AuditRetention, d.AuditRetention)
-	orDefault(&c.AuditMaxRecords, d.AuditMaxRecords)
+	fillDefaults(&c)
 	orDefault(&c.auditPruneEvery, audit.DefaultPruneEvery)
-	orDefault(&c.DecisionLog, decisionOff)
-	orDefault(&c.DecisionLogSample, 1)
-	orDefault(&c.DecisionLogPerSecond, d.DecisionLogPerSecond)
-	orDefault(&c.DecisionAudit, decisionOff)
 	orDefault(&c.pingCache, time.Second)
 	return c
 }
@@ -311,113 +262,7 @@ func ConfigFromEnv() (Config, error) {
 // Validate finds in the rest.
 func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	c := DefaultConfig()
-	var errs []error
-	str := func(key string, dst *string) {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
-			*dst = v
-		}
-	}
-	boolean := func(key string, dst *bool) {
-		v := strings.TrimSpace(getenv(key))
-		if v == "" {
-			return
-		}
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q is not true or false", key, v))
-			return
-		}
-		*dst = b
-	}
-	integer := func(key string, dst *int, min, max int) {
-		v := strings.TrimSpace(getenv(key))
-		if v == "" {
-			return
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < min || n > max {
-			errs = append(errs, fmt.Errorf("%s=%q is not a whole number from %d to %d", key, v, min, max))
-			return
-		}
-		*dst = n
-	}
-	str("AUTH_DATABASE_TYPE", &c.DatabaseType)
-	str("AUTH_DATABASE_URL", &c.DatabaseURL)
-	str("AUTH_POSTGRESQL_URL", &c.PostgreSQLURL)
-	str("AUTH_SQLITE_PATH", &c.SQLitePath)
-	c.JWTSecretKey = getenv("AUTH_JWT_SECRET_KEY")
-	c.JWTSecretWrapKey = getenv("AUTH_JWT_SECRET_WRAP_KEY")
-	str("AUTH_JWT_ALGORITHM", &c.JWTAlgorithm)
-	integer("AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES", &c.JWTAccessTokenExpireMinutes, 1, 525600)
-	integer("AUTH_JWT_REFRESH_TOKEN_EXPIRE_DAYS", &c.JWTRefreshTokenExpireDays, 1, 3650)
-	boolean("AUTH_ENABLE_ENCRYPTION", &c.EnableEncryption)
-	c.EncryptionKey = getenv("AUTH_ENCRYPTION_KEY")
-	c.EncryptionKeyPrevious = getenv("AUTH_ENCRYPTION_KEY_PREVIOUS")
-	boolean("AUTH_ENCRYPT_DESCRIPTIONS", &c.EncryptDescriptions)
-	negated := func(key string, dst *bool) { // AUTH_ALLOW_CORS=false sets DisableCORS
-		on := !*dst
-		boolean(key, &on)
-		*dst = !on
-	}
-	negated("AUTH_ALLOW_CORS", &c.DisableCORS)
-	if v := strings.TrimSpace(getenv("AUTH_CORS_ORIGINS")); v != "" {
-		c.CORSOrigins = splitList(v)
-	}
-	negated("AUTH_ENABLE_AUDIT_LOGGING", &c.DisableAuditLogging)
-	if v := strings.TrimSpace(getenv("AUTH_ENABLE_CONSOLE")); v != "" {
-		on := false
-		boolean("AUTH_ENABLE_CONSOLE", &on)
-		c.Console = map[bool]ConsoleMode{true: ConsoleOn, false: ConsoleOff}[on]
-	}
-	integer("AUTH_AUDIT_REFUSALS_PER_SECOND", &c.AuditRefusalsPerSecond, 1, 1_000_000)
-	integer("AUTH_DECISION_LOG_PER_SECOND", &c.DecisionLogPerSecond, 1, 1_000_000)
-	str("AUTH_CLIENT_KEY", &c.ClientKey)
-	if v := strings.TrimSpace(getenv("AUTH_CLIENT_KEYS")); v != "" {
-		c.ClientKeys = splitList(v)
-	}
-	integer("AUTH_MAX_ROWS_PER_CLIENT", &c.MaxRowsPerClient, 1, 1<<30)
-	integer("AUTH_MAX_NAMESPACES", &c.MaxNamespaces, 1, 1<<30)
-	if v := strings.TrimSpace(getenv("AUTH_AUDIT_RETENTION")); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < time.Minute {
-			errs = append(errs, fmt.Errorf("AUTH_AUDIT_RETENTION=%q is not a duration of at least 1m (like 2160h)", v))
-		} else {
-			c.AuditRetention = d
-		}
-	}
-	integer("AUTH_AUDIT_MAX_RECORDS", &c.AuditMaxRecords, 1, 1<<40)
-	if v := strings.TrimSpace(getenv("AUTH_TRUSTED_PROXIES")); v != "" {
-		c.TrustedProxies = splitList(v)
-	}
-	str("AUTH_DEFAULT_ROLE", &c.DefaultRole)
-	boolean("AUTH_TRACE_USER_NAMES", &c.TraceUserNames)
-	integer("AUTH_CACHE_MAX_USERS", &c.CacheMaxUsers, 1, 1<<30)
-	integer("AUTH_MAX_CLIENTS", &c.MaxClients, 1, 1<<30)
-	if v := strings.TrimSpace(getenv("AUTH_REVISION_CHECK_INTERVAL")); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 10*time.Millisecond {
-			errs = append(errs, fmt.Errorf("AUTH_REVISION_CHECK_INTERVAL=%q is not a duration of at least 10ms (like 1s)", v))
-		} else {
-			c.RevisionCheckInterval = d
-		}
-	}
-	if v := strings.TrimSpace(getenv("AUTH_LOGIN_ATTEMPTS_PER_MINUTE")); v != "" {
-		integer("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", &c.LoginAttemptsPerMinute, 0, 1_000_000)
-		if c.LoginAttemptsPerMinute == 0 && v == "0" {
-			c.LoginAttemptsPerMinute = -1 // off
-		}
-	}
-	boolean("AUTH_ENABLE_METRICS", &c.EnableMetrics)
-	str("AUTH_DECISION_LOG", &c.DecisionLog)
-	if v := strings.TrimSpace(getenv("AUTH_DECISION_LOG_SAMPLE")); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(f > 0 && f <= 1) {
-			errs = append(errs, fmt.Errorf("AUTH_DECISION_LOG_SAMPLE=%q is not a number above 0 and at most 1 (like 0.1)", v))
-		} else {
-			c.DecisionLogSample = f
-		}
-	}
-	str("AUTH_DECISION_AUDIT", &c.DecisionAudit)
+	errs := readSettings(&c, getenv)
 	providers, err := loginx.ProvidersFromEnv(getenv)
 	if err != nil {
 		errs = append(errs, err)

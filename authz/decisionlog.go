@@ -17,8 +17,8 @@ import (
 	"github.com/rolegate/rolegate/middleware"
 )
 
-// Decisions you can see: every guard built by Authz.NewGuard (and so by
-// the Require... constructors) reports its decisions to a guardObserver,
+// Decisions you can see: every guard built by the Require... constructors
+// reports its decisions to a guardObserver,
 // which counts them per route (rolegate_guard_decisions_total), writes the
 // sampled decision log (AUTH_DECISION_LOG, AUTH_DECISION_LOG_SAMPLE) and
 // records denials in the audit log (AUTH_DECISION_AUDIT=denied, within
@@ -156,8 +156,11 @@ func (o *guardObserver) GuardDecided(c *gin.Context, d middleware.GuardDecision)
 // here, for an allowed decision that is logged.
 func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision, dropped int64) {
 	ctx := c.Request.Context()
-	attrs := make([]slog.Attr, 0, 11)
+	attrs := make([]slog.Attr, 0, 12)
 	attrs = append(attrs, slog.String("outcome", d.Outcome.String()), slog.String("route", c.FullPath()))
+	if d.By != middleware.DecidedByNone {
+		attrs = append(attrs, slog.String("decided_by", d.By.String()))
+	}
 	if d.User != "" {
 		if u, ok := o.name(d.User); ok {
 			attrs = append(attrs, slog.String("user", u))
@@ -173,7 +176,7 @@ func (o *guardObserver) log(c *gin.Context, d middleware.GuardDecision, dropped 
 			attrs = append(attrs, slog.String("scope", s))
 		}
 	}
-	if d.Outcome == middleware.GuardAllowed && !d.Role && o.client != nil {
+	if d.Outcome == middleware.GuardAllowed && d.By == middleware.DecidedByPermission && !d.Role && o.client != nil {
 		attrs = append(attrs, o.paths(ctx, d)...)
 	}
 	if id := middleware.RequestIDFrom(c); id != "" {

@@ -42,18 +42,23 @@
 //
 // # Guards
 //
-// Guards protect the host's own routes, checking under the host client
-// (AUTH_CLIENT_KEY) with the configured resolver: 401 without a user, 403
-// when not allowed, 503 when nothing can decide, never allowing on an
-// error. A guard that cannot work panics at registration, as gin does for a
-// conflicting route; NewGuard returns the same mistakes as an error.
+// Guards protect the host's own routes: one family on Authz
+// (RequirePermission, RequireAnyPermission, RequireAllPermissions,
+// RequireRole) with options, checking under the host client
+// (AUTH_CLIENT_KEY, or ForClient) with the configured resolver: 401 without
+// a user, 403 when not allowed, 503 when nothing can decide, never allowing
+// on an error. A guard that cannot work panics at registration, as gin does
+// for a conflicting route.
 //
 //	router.GET("/notes", az.RequirePermission("read"), listNotes)
 //	router.POST("/notes", az.RequireAllPermissions([]string{"read", "edit"}), createNote)
 //	router.GET("/admin", az.RequireRole("admin", authz.OnRefusal(myErrorBody)), admin)
+//	router.GET("/orgs/:org/notes", az.RequirePermission("read", authz.ScopeFromParam("org")), orgNotes)
+//	router.DELETE("/notes/:id", az.RequirePermission("notes.delete", authz.OrIf(isAuthor)), deleteNote)
+//	router.DELETE("/orgs/:org/notes/:id", az.RequirePermission("notes.delete", authz.ScopeFunc(noteOrg)), deleteNote)
 //
-// Config.OnRefusal (or the OnRefusal option on one guard) writes the 401,
-// 403 and 503 bodies in the host's own shape; rolegate keeps the status.
+// Config.OnRefusal (or the OnRefusal option on one guard) writes the
+// refusal bodies in the host's own shape; rolegate keeps the status.
 // Config.DefaultRole gives every user the guards see one role.
 //
 // # The library API

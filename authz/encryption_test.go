@@ -274,7 +274,7 @@ func TestEncryptLookups(t *testing.T) {
 		rs, err := c.WhichRolesCan(ctx, secretPerm2)
 		assertList(t, "which_roles_can", rs, err, "viewer")
 		all, err := c.Roles(ctx)
-		if err != nil || !slices.Equal(all, []Role{{"editor", secretDesc}, {"viewer", secretDesc2}}) {
+		if err != nil || !slices.Equal(all, []Role{{Role: "editor", Description: secretDesc}, {Role: "viewer", Description: secretDesc2}}) {
 			t.Fatalf("roles = %#v, %v", all, err)
 		}
 

@@ -1,56 +1,387 @@
 package authz
 
+//go:generate go test -run ^TestREADMESettings$ -update .
+
 import (
+	"fmt"
 	"log/slog"
 	"path"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/samples"
+	"github.com/rolegate/rolegate/storage"
 )
 
-// knownVariables are the AUTH_ variables someone reads: rolegate's
-// settings, the host app settings documented beside them, and the test
-// suite's. A variable outside this list and knownVariablePatterns gets a
-// warning at Open, so that a misspelled name is not silently ignored. Add
-// a new setting here in the same change that reads it.
-var knownVariables = []string{
-	// storage
-	"AUTH_DATABASE_TYPE", "AUTH_DATABASE_URL", "AUTH_POSTGRESQL_URL", "AUTH_SQLITE_PATH",
-	// sessions
-	"AUTH_JWT_SECRET_KEY", "AUTH_JWT_ALGORITHM", "AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES", "AUTH_JWT_REFRESH_TOKEN_EXPIRE_DAYS",
-	"AUTH_JWT_SECRET_WRAP_KEY", "AUTH_LOGIN_ATTEMPTS_PER_MINUTE",
-	// encryption
-	"AUTH_ENABLE_ENCRYPTION", "AUTH_ENCRYPTION_KEY", "AUTH_ENCRYPTION_KEY_PREVIOUS", "AUTH_ENCRYPT_DESCRIPTIONS",
-	// host app (examples/hostapp reads these; rolegate does not)
-	"AUTH_SERVER_HOST", "AUTH_SERVER_PORT", "AUTH_DEBUG_MODE",
-	// HTTP and audit
-	"AUTH_ALLOW_CORS", "AUTH_CORS_ORIGINS", "AUTH_ENABLE_AUDIT_LOGGING", "AUTH_AUDIT_REFUSALS_PER_SECOND",
-	"AUTH_AUDIT_RETENTION", "AUTH_AUDIT_MAX_RECORDS", "AUTH_TRUSTED_PROXIES", "AUTH_ENABLE_CONSOLE",
-	// clients and limits
-	"AUTH_CLIENT_KEY", "AUTH_CLIENT_KEYS", "AUTH_DEFAULT_ROLE", "AUTH_MAX_ROWS_PER_CLIENT", "AUTH_MAX_NAMESPACES",
-	"AUTH_CACHE_MAX_USERS", "AUTH_MAX_CLIENTS", "AUTH_REVISION_CHECK_INTERVAL",
-	// observability
-	"AUTH_TRACE_USER_NAMES",
-	// login and samples
-	"AUTH_OAUTH_PROVIDERS", "AUTH_SAMPLES_USERNAME", "AUTH_SAMPLES_PASSWORD", "AUTH_SAMPLES_API_KEY",
-	"AUTH_SAMPLES_NAME", "AUTH_SAMPLES_EMAIL",
-	// observability
-	"AUTH_ENABLE_METRICS", "AUTH_DECISION_LOG", "AUTH_DECISION_LOG_SAMPLE", "AUTH_DECISION_LOG_PER_SECOND", "AUTH_DECISION_AUDIT",
+// settings is the one table of rolegate's environment settings: each
+// variable's name, default, parser (into Config) and one-line doc are
+// written here and nowhere else. From it come ConfigFromLookup's parsing,
+// DefaultConfig and Config.withDefaults, the unknown-variable warning and
+// the README's configuration table (TestREADMESettings keeps the README
+// equal to it; `go generate ./authz` rewrites the README's block).
+//
+// To add a setting: add its Config field (with a doc comment), then one
+// row here built with the constructor of its kind (text, secret, boolean,
+// flagOff, number, duration, list, fraction; custom for anything else;
+// readElsewhere for variables another package reads), in the place
+// where the README should show it; then run `go generate ./authz`. Checks
+// that span several settings go in Config.problems.
+var settings = []setting{
+	text("AUTH_DATABASE_TYPE", func(c *Config) *string { return &c.DatabaseType }, storage.TypeSQLite,
+		"`sqlite` or `postgresql`"),
+	text("AUTH_DATABASE_URL", func(c *Config) *string { return &c.DatabaseURL }, "",
+		"overrides the rest; `postgres://...`, `sqlite://path` or `file:path` (SQLite paths percent-decoded, query ignored)"),
+	text("AUTH_POSTGRESQL_URL", func(c *Config) *string { return &c.PostgreSQLURL }, "",
+		"PostgreSQL URL when the type is postgresql"),
+	text("AUTH_SQLITE_PATH", func(c *Config) *string { return &c.SQLitePath }, storage.DefaultSQLitePath,
+		"SQLite file, created 0600 with its `-wal`/`-shm` (a folder it creates is 0700)"),
+	secret("AUTH_JWT_SECRET_KEY", func(c *Config) *string { return &c.JWTSecretKey },
+		"session token secret, at least 32 bytes; unset, the generated one is sealed under the encryption key or AUTH_JWT_SECRET_WRAP_KEY (one of them is then required)").
+		showing("generated, kept sealed in the store"),
+	secret("AUTH_JWT_SECRET_WRAP_KEY", func(c *Config) *string { return &c.JWTSecretWrapKey },
+		"key (at least 32 bytes) sealing the generated session secret when encryption is off; the same on every replica"),
+	text("AUTH_JWT_ALGORITHM", func(c *Config) *string { return &c.JWTAlgorithm }, "HS256",
+		"HS256, HS384 or HS512"),
+	number("AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES", func(c *Config) *int { return &c.JWTAccessTokenExpireMinutes }, 1440, 1, 525600,
+		"session token lifetime"),
+	number("AUTH_JWT_REFRESH_TOKEN_EXPIRE_DAYS", func(c *Config) *int { return &c.JWTRefreshTokenExpireDays }, 7, 1, 3650,
+		"refresh token lifetime"),
+	boolean("AUTH_ENABLE_ENCRYPTION", func(c *Config) *bool { return &c.EnableEncryption },
+		"store permission names and members' user names encrypted"),
+	secret("AUTH_ENCRYPTION_KEY", func(c *Config) *string { return &c.EncryptionKey },
+		"passphrase, required with encryption; at least 16 characters"),
+	secret("AUTH_ENCRYPTION_KEY_PREVIOUS", func(c *Config) *string { return &c.EncryptionKeyPrevious },
+		"the key being rotated away from: the store is re-encrypted under AUTH_ENCRYPTION_KEY in the background while serving (see Rotating the key)"),
+	boolean("AUTH_ENCRYPT_DESCRIPTIONS", func(c *Config) *bool { return &c.EncryptDescriptions },
+		"also encrypt role descriptions"),
+	readElsewhere("AUTH_SERVER_HOST", "127.0.0.1",
+		"listen address of `examples/hostapp` (a host-app setting, not in `authz.Config`)"),
+	readElsewhere("AUTH_SERVER_PORT", "8000",
+		"port of `examples/hostapp` and `examples/minimal` (host-app setting)"),
+	readElsewhere("AUTH_DEBUG_MODE", "false",
+		"Gin debug mode and debug logs in `examples/hostapp` (host-app setting)"),
+	flagOff("AUTH_ALLOW_CORS", func(c *Config) *bool { return &c.DisableCORS },
+		"CORS on rolegate's routes (`false` sets `Config.DisableCORS`)"),
+	list("AUTH_CORS_ORIGINS", func(c *Config) *[]string { return &c.CORSOrigins }, []string{"*"},
+		"comma-separated; `*` allows any origin without credentials"),
+	flagOff("AUTH_ENABLE_AUDIT_LOGGING", func(c *Config) *bool { return &c.DisableAuditLogging },
+		"audit every change and refusal (`false` sets `Config.DisableAuditLogging`)"),
+	custom("AUTH_ENABLE_CONSOLE", "on when admin keys are set",
+		"serve the [admin console](#admin-console) under `<mount>/console/` (`true`/`false` set `Config.Console` to `authz.ConsoleOn`/`ConsoleOff`; unset is `ConsoleAuto`: on with AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS, off in open mode)",
+		func(c *Config, key, v string) error {
+			on, err := parseFlag(key, v)
+			if err == nil {
+				c.Console = map[bool]ConsoleMode{true: ConsoleOn, false: ConsoleOff}[on]
+			}
+			return err
+		}),
+	number("AUTH_AUDIT_REFUSALS_PER_SECOND", func(c *Config) *int { return &c.AuditRefusalsPerSecond }, 50, 1, 1_000_000,
+		"refused requests recorded per second per client (bursts of twice that; every request without an accepted key shares one budget; at most ten budgets' worth in all); the excess is counted in that client's next record and logged; changes are always recorded"),
+	duration("AUTH_AUDIT_RETENTION", func(c *Config) *time.Duration { return &c.AuditRetention }, 90*24*time.Hour, time.Minute,
+		"audit records older than this are deleted in the background (a Go duration, at least 1m)"),
+	number("AUTH_AUDIT_MAX_RECORDS", func(c *Config) *int { return &c.AuditMaxRecords }, 1_000_000, 1, 1<<40,
+		"audit records beyond this many are deleted in the background, shared fairly between clients: the clients holding the most lose their oldest (each client's refusals and no-op writes before its changes); a client at or below its fair share loses none (see [Security](#security))"),
+	text("AUTH_CLIENT_KEY", func(c *Config) *string { return &c.ClientKey }, "",
+		"the host app's own client key (guards, `me.roles`; the `az.Require…` guards and `az.HostClient()` need it); also an admin key of the REST API"),
+	list("AUTH_CLIENT_KEYS", func(c *Config) *[]string { return &c.ClientKeys }, nil,
+		"further admin keys (comma-separated UUID v4). With this or AUTH_CLIENT_KEY set, the REST API accepts only those keys; see [Security](#security)"),
+	number("AUTH_MAX_ROWS_PER_CLIENT", func(c *Config) *int { return &c.MaxRowsPerClient }, 10_000, 1, 1<<30,
+		"open mode only (no admin keys): rows (roles, grants, memberships) per namespace; a write past it is 507"),
+	number("AUTH_MAX_NAMESPACES", func(c *Config) *int { return &c.MaxNamespaces }, 100, 1, 1<<30,
+		"open mode only: namespaces that may hold data; the first write of one more is 507"),
+	list("AUTH_TRUSTED_PROXIES", func(c *Config) *[]string { return &c.TrustedProxies }, nil,
+		"comma-separated IPs or CIDR ranges of your reverse proxies; only from these are `X-Forwarded-For` / `X-Real-IP` believed for the audit's remote address (hostapp gives the list to Gin too)").
+		showing("none"),
+	text("AUTH_DEFAULT_ROLE", func(c *Config) *string { return &c.DefaultRole }, "",
+		"a role every user the guards see holds (created at Open, added on first sight); needs AUTH_CLIENT_KEY"),
+	readElsewhere("AUTH_OAUTH_PROVIDERS", "",
+		"comma-separated provider names accepted at login"),
+	readElsewhere("AUTH_OAUTH_<NAME>_ISSUER / _CLIENT_ID / _JWKS_URL / _USERINFO_URL", "",
+		"per provider: issuer, accepted audiences (comma-separated), optional overrides of discovery").
+		matching("AUTH_OAUTH_*_ISSUER", "AUTH_OAUTH_*_CLIENT_ID", "AUTH_OAUTH_*_JWKS_URL", "AUTH_OAUTH_*_USERINFO_URL"),
+	custom("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", strconv.Itoa(loginx.DefaultLoginAttemptsPerMinute),
+		"login attempts per remote address and minute (bursts of as many); 429 past it; 0 turns it off",
+		func(c *Config, key, v string) error {
+			n, err := parseNumber(key, v, 0, 1_000_000)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				n = -1 // off; Config's zero means the default
+			}
+			c.LoginAttemptsPerMinute = n
+			return nil
+		}),
+	readElsewhere("AUTH_OAUTH_<NAME>_USER_CLAIM", "(provider:subject)",
+		"verified ID token claim that becomes a new user's RBAC name, e.g. `email` (see \"Who a logged-in user is\")").
+		matching("AUTH_OAUTH_*_USER_CLAIM"),
+	readElsewhere("AUTH_SAMPLES_USERNAME / _PASSWORD / _API_KEY", "",
+		"sample endpoints' credentials; all or none").
+		matching(samples.EnvUsername, samples.EnvPassword, samples.EnvAPIKey),
+	readElsewhere("AUTH_SAMPLES_NAME / _EMAIL", samples.DefaultName+" / "+samples.DefaultEmail,
+		"what `GET /api/test` answers").
+		matching(samples.EnvName, samples.EnvEmail),
+	number("AUTH_CACHE_MAX_USERS", func(c *Config) *int { return &c.CacheMaxUsers }, 200_000, 1, 1<<30,
+		"decision cache entries (users plus role permission sets) of all clients together (least recently used users go first)"),
+	number("AUTH_MAX_CLIENTS", func(c *Config) *int { return &c.MaxClients }, 10_000, 1, 1<<30,
+		"client keys kept with their caches (least recently used go first; a dropped key still works, uncached)"),
+	duration("AUTH_REVISION_CHECK_INTERVAL", func(c *Config) *time.Duration { return &c.RevisionCheckInterval }, time.Second, 10*time.Millisecond,
+		"how often the cache compares revisions with the store"),
+	boolean("AUTH_ENABLE_METRICS", func(c *Config) *bool { return &c.EnableMetrics },
+		"serve `GET /metrics` on the mount (Prometheus; an admin key on a closed admin plane); see [Observability](#observability)"),
+	text("AUTH_DECISION_LOG", func(c *Config) *string { return &c.DecisionLog }, decisionOff,
+		"log guard decisions: `denied` (every 403, 401 and 503), `all` (allowed ones too) or `off`"),
+	fraction("AUTH_DECISION_LOG_SAMPLE", func(c *Config) *float64 { return &c.DecisionLogSample }, 1, "0.1",
+		"share of those decisions logged, above 0 and at most 1 (`0.01`: one in a hundred, at random)"),
+	number("AUTH_DECISION_LOG_PER_SECOND", func(c *Config) *int { return &c.DecisionLogPerSecond }, 100, 1, 1_000_000,
+		"most decision log records written per second per outcome (bursts of twice that), after sampling; the excess is counted in `rolegate_decision_log_dropped_total` and in the next record's `dropped_before`, and warned about at most every 10 s"),
+	text("AUTH_DECISION_AUDIT", func(c *Config) *string { return &c.DecisionAudit }, decisionOff,
+		"`denied`: also record the guards' 403s in the audit log, within AUTH_AUDIT_REFUSALS_PER_SECOND"),
+	boolean("AUTH_TRACE_USER_NAMES", func(c *Config) *bool { return &c.TraceUserNames },
+		"put the user a check, a membership write or a REST request is about into its span (`rolegate.user`); see [Tracing](#tracing)"),
 }
 
-// knownVariablePatterns are families of variables (path.Match patterns):
-// per-provider settings and the tests' own.
-var knownVariablePatterns = []string{
-	"AUTH_OAUTH_*_ISSUER", "AUTH_OAUTH_*_CLIENT_ID", "AUTH_OAUTH_*_JWKS_URL",
-	"AUTH_OAUTH_*_USERINFO_URL", "AUTH_OAUTH_*_USER_CLAIM",
-	"AUTH_TEST_*",
+// testVariables are the test suite's own variables (path.Match patterns):
+// known, so not warned about, and not in the README's table.
+var testVariables = []string{"AUTH_TEST_*"}
+
+// setting is one row of the settings table.
+type setting struct {
+	// name is the variable, or for a family the name the README shows.
+	name string
+	// known are the variables (path.Match patterns) the row stands for;
+	// nil: name alone.
+	known []string
+	// shown is the default as the README shows it ("" for none).
+	shown string
+	// doc is the README's one line about it.
+	doc string
+	// raw: the value is taken as it is (a secret may hold spaces);
+	// otherwise it is trimmed, and an empty value is unset.
+	raw bool
+	// read parses a set value into c; an error names the variable. Nil:
+	// rolegate does not read it here (the host app or another package do).
+	read func(c *Config, key, v string) error
+	// fill puts the default into c when its field is zero; nil: the zero
+	// value is the default.
+	fill func(c *Config)
+}
+
+func (s setting) showing(shown string) setting { s.shown = shown; return s }
+
+func (s setting) matching(known ...string) setting { s.known = known; return s }
+
+func (s setting) names() []string {
+	if s.known != nil {
+		return s.known
+	}
+	return []string{s.name}
+}
+
+// text is a string setting; def is the default ("" for none).
+func text(name string, field func(*Config) *string, def, doc string) setting {
+	s := setting{name: name, shown: def, doc: doc, read: func(c *Config, _, v string) error {
+		*field(c) = v
+		return nil
+	}}
+	if def != "" {
+		s.fill = func(c *Config) { orDefault(field(c), def) }
+	}
+	return s
+}
+
+// secret is a string setting taken untrimmed, with no default.
+func secret(name string, field func(*Config) *string, doc string) setting {
+	s := text(name, field, "", doc)
+	s.raw = true
+	return s
+}
+
+// boolean is a boolean setting, false by default.
+func boolean(name string, field func(*Config) *bool, doc string) setting {
+	return setting{name: name, shown: "false", doc: doc, read: func(c *Config, key, v string) error {
+		b, err := parseFlag(key, v)
+		if err == nil {
+			*field(c) = b
+		}
+		return err
+	}}
+}
+
+// flagOff is a boolean setting true by default, whose false sets a
+// Disable... field (see Config: the zero value means the defaults).
+func flagOff(name string, disable func(*Config) *bool, doc string) setting {
+	return setting{name: name, shown: "true", doc: doc, read: func(c *Config, key, v string) error {
+		b, err := parseFlag(key, v)
+		if err == nil {
+			*disable(c) = !b
+		}
+		return err
+	}}
+}
+
+// number is a whole-number setting from lo to hi; Config's zero means def.
+func number(name string, field func(*Config) *int, def, lo, hi int, doc string) setting {
+	return setting{name: name, shown: strconv.Itoa(def), doc: doc,
+		read: func(c *Config, key, v string) error {
+			n, err := parseNumber(key, v, lo, hi)
+			if err == nil {
+				*field(c) = n
+			}
+			return err
+		},
+		fill: func(c *Config) { orDefault(field(c), def) }}
+}
+
+// duration is a Go duration setting of at least lo; Config's zero means def.
+func duration(name string, field func(*Config) *time.Duration, def, lo time.Duration, doc string) setting {
+	return setting{name: name, shown: showDuration(def), doc: doc,
+		read: func(c *Config, key, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < lo {
+				return fmt.Errorf("%s=%q is not a duration of at least %s (like %s)", key, v, shortDuration(lo), shortDuration(def))
+			}
+			*field(c) = d
+			return nil
+		},
+		fill: func(c *Config) { orDefault(field(c), def) }}
+}
+
+// fraction is a number above 0 and at most 1; Config's zero means def.
+func fraction(name string, field func(*Config) *float64, def float64, example, doc string) setting {
+	return setting{name: name, shown: strconv.FormatFloat(def, 'g', -1, 64), doc: doc,
+		read: func(c *Config, key, v string) error {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(f > 0 && f <= 1) {
+				return fmt.Errorf("%s=%q is not a number above 0 and at most 1 (like %s)", key, v, example)
+			}
+			*field(c) = f
+			return nil
+		},
+		fill: func(c *Config) { orDefault(field(c), def) }}
+}
+
+// list is a comma-separated setting; Config's nil means def.
+func list(name string, field func(*Config) *[]string, def []string, doc string) setting {
+	s := setting{name: name, shown: strings.Join(def, ","), doc: doc, read: func(c *Config, _, v string) error {
+		*field(c) = splitList(v)
+		return nil
+	}}
+	if def != nil {
+		s.fill = func(c *Config) {
+			if *field(c) == nil {
+				*field(c) = append([]string(nil), def...)
+			}
+		}
+	}
+	return s
+}
+
+// custom is a setting with its own parser; its default, if any, is
+// applied where the field is used (shown says which).
+func custom(name, shown, doc string, read func(c *Config, key, v string) error) setting {
+	return setting{name: name, shown: shown, doc: doc, read: read}
+}
+
+// readElsewhere is a variable rolegate knows but this table does not
+// parse: the host app's, or one loginx or samples reads.
+func readElsewhere(name, shown, doc string) setting {
+	return setting{name: name, shown: shown, doc: doc}
+}
+
+func parseFlag(key, v string) (bool, error) {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s=%q is not true or false", key, v)
+	}
+	return b, nil
+}
+
+func parseNumber(key, v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s=%q is not a whole number from %d to %d", key, v, lo, hi)
+	}
+	return n, nil
+}
+
+// shortDuration writes d without zero trailing units: 2160h, 1m, 1s, 10ms.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// showDuration is shortDuration with whole days spelt out: 2160h (90 days).
+func showDuration(d time.Duration) string {
+	const day = 24 * time.Hour
+	if d >= 2*day && d%day == 0 {
+		return fmt.Sprintf("%s (%d days)", shortDuration(d), d/day)
+	}
+	return shortDuration(d)
+}
+
+// readSettings parses every setting of the table that getenv sets into c,
+// and returns the problems.
+func readSettings(c *Config, getenv func(string) string) []error {
+	var errs []error
+	for _, s := range settings {
+		if s.read == nil {
+			continue
+		}
+		v := getenv(s.name)
+		if !s.raw {
+			v = strings.TrimSpace(v)
+		}
+		if v == "" {
+			continue
+		}
+		if err := s.read(c, s.name, v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// fillDefaults puts each setting's default into the zero fields of c.
+func fillDefaults(c *Config) {
+	for _, s := range settings {
+		if s.fill != nil {
+			s.fill(c)
+		}
+	}
+}
+
+// settingsTable renders the settings as the README's Markdown table.
+func settingsTable() string {
+	var b strings.Builder
+	b.WriteString("| Variable | Default | Meaning |\n|---|---|---|\n")
+	for _, s := range settings {
+		shown := " "
+		if s.shown != "" {
+			shown = " " + s.shown + " "
+		}
+		fmt.Fprintf(&b, "| %s |%s| %s |\n", s.name, shown, s.doc)
+	}
+	return b.String()
 }
 
 func knownVariable(name string) bool {
-	for _, k := range knownVariables {
-		if name == k {
-			return true
+	for _, s := range settings {
+		for _, k := range s.names() {
+			if ok, _ := path.Match(k, name); ok {
+				return true
+			}
 		}
 	}
-	for _, p := range knownVariablePatterns {
+	for _, p := range testVariables {
 		if ok, _ := path.Match(p, name); ok {
 			return true
 		}
@@ -84,12 +415,18 @@ func warnUnknownVariables(log *slog.Logger, names []string) {
 	}
 }
 
-// nearestVariable is the known name within two edits of name, if any.
+// nearestVariable is the known name (not a family) within two edits of
+// name, if any.
 func nearestVariable(name string) string {
 	best, bestD := "", 3
-	for _, k := range knownVariables {
-		if d := editDistance(name, k); d < bestD {
-			best, bestD = k, d
+	for _, s := range settings {
+		for _, k := range s.names() {
+			if strings.Contains(k, "*") {
+				continue
+			}
+			if d := editDistance(name, k); d < bestD {
+				best, bestD = k, d
+			}
 		}
 	}
 	return best

@@ -8,19 +8,6 @@ import (
 	"github.com/rolegate/rolegate/storage"
 )
 
-// Grant is the path by which a user holds a permission: answers "why".
-type Grant struct {
-	// Membership is the role the user is a member of.
-	Membership string `json:"membership"`
-	// Scope is the scope of that membership; empty for a global one.
-	Scope string `json:"scope,omitempty"`
-	// Chain is the roles from Membership to GrantedBy, both included,
-	// each inheriting from the next; one role when no inheritance is used.
-	Chain []string `json:"chain"`
-	// GrantedBy is the role the permission is granted to.
-	GrantedBy string `json:"granted_by"`
-}
-
 // ExplainPermission returns how the user holds the permission through a
 // global membership, or nil when it does not. Of several paths it gives a
 // shortest one, preferring a global membership, then names in order.

@@ -78,7 +78,7 @@ func TestScopedGuard(t *testing.T) {
 func TestScopedGuardNeedsScopedChecker(t *testing.T) {
 	_, err := middleware.NewGuard(middleware.GuardConfig{
 		Checker: plainChecker{}, Resolver: middleware.HeaderResolver("X-User"),
-		AnyPermissions: []string{"read"}, Scope: func(*gin.Context) string { return "x" },
+		AnyPermissions: []string{"read"}, Scope: func(*gin.Context) (string, error) { return "x", nil },
 	})
 	if err == nil {
 		t.Fatal("NewGuard accepted Scope with a checker that cannot answer in a scope")

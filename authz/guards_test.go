@@ -31,8 +31,8 @@ func get(r http.Handler, path, user string) *httptest.ResponseRecorder {
 	return w
 }
 
-// TestClientGuardsEveryKind: a Client (not the host client) has every
-// guard kind, each checking under its own key only.
+// TestClientGuardsEveryKind: with ForClient, every guard kind checks under
+// that client's key only, and needs no host client key.
 func TestClientGuardsEveryKind(t *testing.T) {
 	az := openTarget(t, storagetest.SQLite(t), func(cfg *Config) { cfg.Resolver = headerUser })
 	ctx := context.Background()
@@ -50,10 +50,10 @@ func TestClientGuardsEveryKind(t *testing.T) {
 
 	r := gin.New()
 	ok := func(c *gin.Context) { c.Status(http.StatusOK) }
-	r.GET("/perm", c.RequirePermission("edit"), ok)
-	r.GET("/any", c.RequireAnyPermission([]string{"edit", "read"}), ok)
-	r.GET("/all", c.RequireAllPermissions([]string{"edit", "read"}), ok)
-	r.GET("/role", c.RequireRole("reader"), ok)
+	r.GET("/perm", az.RequirePermission("edit", ForClient(c)), ok)
+	r.GET("/any", az.RequireAnyPermission([]string{"edit", "read"}, ForClient(c)), ok)
+	r.GET("/all", az.RequireAllPermissions([]string{"edit", "read"}, ForClient(c)), ok)
+	r.GET("/role", az.RequireRole("reader", ForClient(c)), ok)
 	for _, tc := range []struct {
 		path, user string
 		want       int
@@ -67,7 +67,7 @@ func TestClientGuardsEveryKind(t *testing.T) {
 			t.Errorf("%s as %q: %d, want %d", tc.path, tc.user, w.Code, tc.want)
 		}
 	}
-	if p := recoverPanic(func() { c.RequireRole("") }); !strings.Contains(p, "empty role") {
+	if p := recoverPanic(func() { az.RequireRole("", ForClient(c)) }); !strings.Contains(p, "empty role") {
 		t.Errorf("RequireRole(\"\") panicked with %q", p)
 	}
 }

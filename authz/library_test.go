@@ -24,7 +24,7 @@ func TestLibraryOperations(t *testing.T) {
 		assertBool(t, "AddRole everyone", created, err, true)
 
 		roles, err := c.Roles(ctx)
-		if err != nil || !slices.Equal(roles, []Role{{"cook", "Cooks"}, {"dancer", ""}, {"everyone", "All of us"}}) {
+		if err != nil || !slices.Equal(roles, []Role{{Role: "cook", Description: "Cooks"}, {Role: "dancer"}, {Role: "everyone", Description: "All of us"}}) {
 			t.Fatalf("Roles = %#v, %v", roles, err)
 		}
 

@@ -46,7 +46,7 @@ func TestMetricsReplicas(t *testing.T) {
 		ca.UserHasPermission(ctx, "sara", "edit")
 		a.checkRevisions(ctx, nil) // what the poller would do, now
 		revs, err := storage.Revisions(ctx, a.db, []string{ca.scope.NS})
-		return err == nil && ca.revs.behind(revs[ca.scope.NS]) == 0 && ca.cache.Len() > 0
+		return err == nil && ca.known.Load() == revs[ca.scope.NS] && ca.cache.Len() > 0
 	})
 	lagBefore := histogramCount(t, reg, "rolegate_revision_lag")
 	replicaBefore := testutil.ToFloat64(m.invalidations[invalidReplica])

@@ -1,6 +1,9 @@
 package authz
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
 )
@@ -83,9 +87,21 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if b, ok := r.(interface{ BasePath() string }); ok {
 		basePath = b.BasePath()
 	}
-	doc, err := openAPIDocument(basePath, openAPIMounted{
-		login: az.login != nil, samples: az.cfg.Samples.Enabled(), cors: !az.cfg.DisableCORS,
-		metrics: az.metrics != nil && az.metrics.gatherer != nil})
+	var omit []string
+	if az.login == nil {
+		omit = appendPaths(omit, loginPaths)
+	}
+	if !az.cfg.Samples.Enabled() {
+		omit = appendPaths(omit, samplePaths)
+	}
+	if az.metrics == nil || az.metrics.gatherer == nil {
+		omit = append(omit, "/metrics")
+	}
+	doc, err := rest.OpenAPIDocument(basePath, omit, !az.cfg.DisableCORS)
+	if err != nil {
+		return fmt.Errorf("authz: Mount: %w", err)
+	}
+	api, err := az.restAPI()
 	if err != nil {
 		return fmt.Errorf("authz: Mount: %w", err)
 	}
@@ -101,8 +117,8 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}()
 
 	base := r.Group("", az.ownChain(cors)...)
-	// The RBAC routes limit bodies themselves (restBodyLimit audits what it
-	// refuses); every other route of ours gets the plain limit.
+	// The RBAC routes limit bodies themselves (and audit what they
+	// refuse); every other route of ours gets the plain limit.
 	limited := base.Group("", middleware.BodyLimit(middleware.DefaultBodyLimit))
 	paths := map[string][]string{} // path -> methods, for the OPTIONS routes
 	add := func(g *gin.RouterGroup, method, path string, h ...gin.HandlerFunc) {
@@ -114,11 +130,9 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if az.metrics != nil && az.metrics.gatherer != nil {
 		add(limited, http.MethodGet, "/metrics", az.metricsHandler())
 	}
-	for _, rt := range restRoutes() {
-		add(base, rt.method, rt.path, middleware.DecodePathParams(), az.restClientKeyAuth(rt), az.restBodyLimit(rt),
-			az.restHandler(rt))
+	for _, rt := range api.Routes() {
+		add(base, rt.Method, rt.Path, rt.Handlers...)
 	}
-	add(base, http.MethodPost, "/api/batch", az.restBatchHandlers()...)
 	if az.login != nil {
 		az.login.Register(limited)
 		for _, p := range loginPaths {
@@ -163,8 +177,8 @@ func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	if az.metrics != nil && az.metrics.gatherer != nil {
 		planned = append(planned, restMethodPath{http.MethodGet, "/metrics"})
 	}
-	for _, rt := range restRoutes() {
-		planned = append(planned, restMethodPath{rt.method, rt.path})
+	for _, rt := range rest.Table() {
+		planned = append(planned, restMethodPath{rt.Method, rt.Path})
 	}
 	if az.login != nil {
 		planned = append(planned, loginPaths...)
@@ -205,20 +219,14 @@ func (az *Authz) ownChain(cors gin.HandlerFunc) []gin.HandlerFunc {
 	return chain
 }
 
-// restRoutes are the client-key routes, in the order of DESIGN.md's table.
-func restRoutes() []restRoute {
-	var out []restRoute
-	out = append(out, restRoleRoutes()...)
-	out = append(out, restGetRoleRoute())
-	out = append(out, restGrantRoutes()...)
-	out = append(out, restQueryRoutes()...)
-	out = append(out, restInheritRoutes()...)
-	out = append(out, restInheritedByRoute())
-	out = append(out, restScopedMembershipsRoute())
-	return append(out, restAuditRoute())
-}
-
 type restMethodPath struct{ method, path string }
+
+func appendPaths(out []string, mps []restMethodPath) []string {
+	for _, p := range mps {
+		out = append(out, p.path)
+	}
+	return out
+}
 
 // loginPaths and samplePaths are the routes loginx.Service.Register and
 // samples.Register add; Mount lists them for the OPTIONS routes, and the
@@ -309,4 +317,89 @@ func (st *restMountState) owns(path string) bool {
 // "/apix".
 func underPath(path, prefix string) bool {
 	return strings.HasPrefix(path, prefix) && (len(path) == len(prefix) || path[len(prefix)] == '/')
+}
+
+// Limits of the REST API, defined with it in authz/internal/rest.
+const (
+	// MaxPageLimit is the largest page of a list endpoint and of GET
+	// /api/audit.
+	MaxPageLimit = rest.MaxPageLimit
+	// DefaultAuditLimit is the page size of GET /api/audit without ?limit.
+	DefaultAuditLimit = rest.DefaultAuditLimit
+	// MaxBatchBodyBytes bounds the body of POST /api/batch: a batch of
+	// MaxBatchOperations fits, while one request still cannot hold more
+	// than this much memory.
+	MaxBatchBodyBytes = rest.MaxBatchBodyBytes
+)
+
+// refusalReason is the short reason the audit log, a span and the decision
+// log record of a refusal (rest.StatusOf's).
+func refusalReason(err error) string { return rest.Reason(err) }
+
+// restAPI is the REST admin API served by az.
+func (az *Authz) restAPI() (*rest.API, error) {
+	return rest.New(rest.Config{
+		Host: restHost{az}, AcceptKey: az.admins.accept(), Log: az.log, MaxBatchOperations: MaxBatchOperations,
+	})
+}
+
+// restHost is what the REST layer asks of Authz.
+type restHost struct{ az *Authz }
+
+var _ rest.Host = restHost{}
+
+func (h restHost) Caller(key string) (rest.Caller, error) {
+	cl, err := h.az.Client(key)
+	if err != nil {
+		return nil, err
+	}
+	return restCaller{cl}, nil
+}
+
+func (h restHost) RequestContext(c *gin.Context) context.Context { return h.az.requestContext(c) }
+
+func (h restHost) AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error) {
+	h.az.auditRefusal(ctx, fingerprint, action, resource, err)
+}
+
+// restCaller is the Client of a REST request: the library API itself,
+// with the audit names and the batch decoding the REST layer needs.
+type restCaller struct{ *Client }
+
+var _ rest.Caller = restCaller{}
+
+func (c restCaller) Fingerprint() string                     { return c.fingerprint }
+func (c restCaller) AuditUser(user string) string            { return c.scope.AuditUser(user) }
+func (c restCaller) AuditPermission(name string) string      { return c.scope.AuditPermission(name) }
+func (c restCaller) GrantResource(role, name string) string  { return c.grantResource(role, name) }
+func (c restCaller) MemberResource(user, role string) string { return c.memberResource(user, role) }
+func (c restCaller) InheritResource(role, parent string) string {
+	return inheritResource(role, parent)
+}
+func (c restCaller) CheckDescription(d string) error { return checkDescription(d) }
+
+// RunBatch decodes each operation as Operation (no field it does not
+// know) and runs them with Client.Batch.
+func (c restCaller) RunBatch(ctx context.Context, raw []json.RawMessage) ([]rest.BatchResult, error) {
+	ops := make([]Operation, len(raw))
+	for i, r := range raw {
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&ops[i]); err != nil {
+			return nil, fmt.Errorf("%w: operation %d", rest.ErrMalformedOperation, i)
+		}
+	}
+	results, err := c.Batch(ctx, ops)
+	if err != nil {
+		var be *BatchError
+		if errors.As(err, &be) {
+			return nil, &rest.OperationError{Detail: be.Error(), Err: err}
+		}
+		return nil, err
+	}
+	out := make([]rest.BatchResult, len(results))
+	for i, r := range results {
+		out[i] = rest.BatchResult{Op: r.Op, Result: r.Result}
+	}
+	return out, nil
 }

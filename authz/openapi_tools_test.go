@@ -26,7 +26,7 @@ func TestOpenAPIWithStandardTools(t *testing.T) {
 	if err != nil {
 		t.Fatal("redocly not installed: npm i -g @redocly/cli")
 	}
-	ruleset, err := filepath.Abs("redocly.yaml")
+	ruleset, err := filepath.Abs("internal/rest/redocly.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

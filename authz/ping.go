@@ -109,24 +109,7 @@ func (az *Authz) revisionLag(ctx context.Context) (int64, error) {
 	}
 	var lag int64
 	for ns, c := range clients {
-		lag = max(lag, c.revs.behind(revs[ns]))
+		lag = max(lag, az.unseen(ctx, c, revs[ns]))
 	}
 	return lag, nil
-}
-
-// behind counts the revisions up to rev (read from the store) that the
-// cache has not seen: above known and not our own.
-func (r *revisions) behind(rev int64) int64 {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if rev <= r.known {
-		return 0
-	}
-	n := rev - r.known
-	for k := range r.local {
-		if k <= rev {
-			n--
-		}
-	}
-	return max(n, 0)
 }

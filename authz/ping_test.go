@@ -167,26 +167,23 @@ func TestPingListener(t *testing.T) {
 	}
 }
 
-func TestRevisionsBehind(t *testing.T) {
-	var r revisions
-	if n := r.behind(0); n != 0 {
-		t.Errorf("empty store: %d", n)
+// caughtUp moves the cache's known revision to what a check read, unless
+// our own writes carried it further meanwhile; a store gone back is
+// believed.
+func TestCaughtUp(t *testing.T) {
+	var c Client
+	c.caughtUp(0, 5)
+	if k := c.known.Load(); k != 5 {
+		t.Fatalf("known %d after catching up to 5", k)
 	}
-	if n := r.behind(3); n != 3 {
-		t.Errorf("three unseen: %d", n)
+	c.known.CompareAndSwap(5, 6) // our write of revision 6
+	c.known.CompareAndSwap(6, 7) // and 7, during a check that read 6
+	c.caughtUp(5, 6)
+	if k := c.known.Load(); k != 7 {
+		t.Fatalf("known %d, want 7: our writes carried it past the check", k)
 	}
-	r.ours(5) // ours, above the gap 1..4
-	if n := r.behind(5); n != 4 {
-		t.Errorf("four unseen below one of ours: %d", n)
-	}
-	if n := r.behind(4); n != 4 {
-		t.Errorf("a read older than our write: %d", n)
-	}
-	r.observe(5)
-	if n := r.behind(5); n != 0 {
-		t.Errorf("after observing: %d", n)
-	}
-	if n := r.behind(2); n != 0 {
-		t.Errorf("an older read: %d", n)
+	c.caughtUp(7, 2)
+	if k := c.known.Load(); k != 2 {
+		t.Fatalf("known %d, want 2: the store went back", k)
 	}
 }

@@ -351,7 +351,8 @@ func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error)
 	}
 	p.Normalize()
 	var plan []Operation
-	err := c.writeMany(ctx, "apply_policy", func(ctx context.Context, tx bun.IDB) (bool, error) {
+	_, err := c.write(ctx, change{action: "apply_policy", resource: "apply_policy", many: true}, func(ctx context.Context, w writer) (bool, error) {
+		tx := w.db
 		if err := c.lockNamespaceWrites(ctx, tx); err != nil {
 			return false, err
 		}

@@ -60,7 +60,7 @@ func TestApplyPolicy(t *testing.T) {
 		assertBool(t, "bob read", mustCheck(t, c, "bob", "read"), nil, true)
 		assertBool(t, "bob stale", mustCheck(t, c, "bob", "stale"), nil, false)
 		roles, _ := c.Roles(ctx)
-		if len(roles) != 3 || roles[2] != (Role{"viewer", "Reads notes"}) {
+		if len(roles) != 3 || roles[2] != (Role{Role: "viewer", Description: "Reads notes"}) {
 			t.Errorf("roles = %v", roles)
 		}
 

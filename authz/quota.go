@@ -2,22 +2,12 @@ package authz
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/storage"
 )
-
-// ErrQuotaExceeded: in open mode (no admin keys configured), a write would
-// take a namespace past AUTH_MAX_ROWS_PER_CLIENT rows, or the store past
-// AUTH_MAX_NAMESPACES namespaces. Nothing was stored. HTTP 507
-// Insufficient Storage: the request is fine but the server will not store
-// more for it, and waiting does not change that (429 would tell a client
-// to retry later, which never helps here); deleting rows, or an operator
-// raising the limit, does.
-var ErrQuotaExceeded = errors.New("storage quota exceeded")
 
 // checkQuota runs in an adding write's transaction, after its row was
 // written and the namespace's revision bumped (rev is the new revision):

@@ -18,8 +18,28 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
+
+// testRoute is a client-key route of rest.Table, as the tests walk them.
+type testRoute struct {
+	method, path string
+	params       []struct{ name, kind string }
+}
+
+// restRoutes are the client-key routes Mount registers (rest.Table).
+func restRoutes() []testRoute {
+	var out []testRoute
+	for _, rt := range rest.Table() {
+		tr := testRoute{method: rt.Method, path: rt.Path}
+		for _, p := range rt.Params {
+			tr.params = append(tr.params, struct{ name, kind string }{p.Name, p.Kind})
+		}
+		out = append(out, tr)
+	}
+	return out
+}
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden from the responses")
 

@@ -12,20 +12,6 @@ import (
 // they count the global memberships and those in that scope. The methods
 // without a scope count global memberships only, as they always did.
 
-// ScopedRole is an entry of GetUserRolesIn: Scope is empty for a global
-// membership.
-type ScopedRole struct {
-	Role  string `json:"role"`
-	Scope string `json:"scope,omitempty"`
-}
-
-// ScopedUser is an entry of GetRoleMembersIn and WhichUsersCanIn: Scope is
-// empty when a global membership is what counts.
-type ScopedUser struct {
-	User  string `json:"user"`
-	Scope string `json:"scope,omitempty"`
-}
-
 // AddMembershipIn makes user a member of role in scope only;
 // ErrRoleNotFound when the role does not exist.
 func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) (created bool, err error) {

@@ -1,8 +1,7 @@
 package authz
 
 import (
-	"fmt"
-
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -19,11 +18,4 @@ func ValidName(s string) bool { return middleware.ValidName(s) }
 
 // checkNames returns ErrInvalidName, naming the field, for the first bad
 // name of kind/value pairs.
-func checkNames(kv ...string) error {
-	for i := 0; i+1 < len(kv); i += 2 {
-		if !ValidName(kv[i+1]) {
-			return fmt.Errorf("%w: %s must be 1 to %d characters of valid UTF-8, with no control or invisible format characters, no '/', and no leading or trailing space", ErrInvalidName, kv[i], MaxNameLength)
-		}
-	}
-	return nil
-}
+func checkNames(kv ...string) error { return rbac.CheckNames(kv...) }

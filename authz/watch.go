@@ -85,23 +85,30 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 		return
 	}
 	for ns, c := range clients {
-		if az.metrics != nil {
-			az.metrics.lag(c.revs.behind(revs[ns]))
-		}
-		if stale, foreign := c.revs.observe(revs[ns]); stale {
-			az.dropChanged(qctx, c, revs[ns], foreign)
+		rev := revs[ns]
+		if known := c.known.Load(); rev != known {
+			az.metrics.lag(az.dropChanged(qctx, c, known, rev))
+			c.caughtUp(known, rev)
 		}
 	}
 }
 
-// dropChanged drops from c's cache what the foreign revisions changed,
-// according to the change log: the users whose memberships changed, the
-// roles whose grants changed, the roles deleted (with their members);
-// everything when the log names no one. Whatever cannot be
-// read (no list, entries pruned, the store failing) flushes everything.
-func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign []int64) {
-	if foreign != nil {
-		ch, err := storage.ChangedUsers(ctx, az.db, c.scope, foreign)
+// maxUnseen bounds the revisions dropChanged reads from the change log; a
+// cache further behind is flushed instead.
+const maxUnseen = 256
+
+// dropChanged drops from c's cache what the revisions after known up to
+// rev changed, according to the change log: the users whose memberships
+// changed, the roles whose grants changed, the roles deleted (with their
+// members); everything when the log names no one. The changes this
+// process wrote (the log names its writer id) are left out: the write
+// dropped what they changed already. Whatever cannot be read (too many
+// revisions, entries pruned, the store failing, or a store gone back
+// below known) flushes everything. It returns how many of the revisions
+// were others' (all of them when it cannot tell).
+func (az *Authz) dropChanged(ctx context.Context, c *Client, known, rev int64) (others int64) {
+	if rev > known && rev-known <= maxUnseen {
+		ch, err := storage.ChangedUsers(ctx, az.db, c.scope, az.writer, known, rev)
 		if err == nil && ch.Complete {
 			if !ch.All {
 				for _, u := range ch.Users {
@@ -115,15 +122,52 @@ func (az *Authz) dropChanged(ctx context.Context, c *Client, rev int64, foreign 
 				}
 				az.log.Debug("decision cache: what changed elsewhere dropped", "client", c.fingerprint,
 					"revision", rev, "users", len(ch.Users), "roles", len(ch.Roles)+len(ch.DeletedRoles))
-				return
+				return ch.Others
 			}
 			c.flushCache()
 			az.log.Debug("decision cache flushed: the client changed elsewhere", "client", c.fingerprint, "revision", rev)
-			return
+			return ch.Others
 		}
 	}
 	c.flushCache()
 	az.log.Debug("decision cache flushed: changes elsewhere not in the change log", "client", c.fingerprint, "revision", rev)
+	return max(rev-known, 0)
+}
+
+// caughtUp records that c's cache reflects every revision up to rev, read
+// from the store by a check that began at known and has dropped what
+// changed since. Meanwhile only c's own writes move known, each by one
+// revision; when they carried it past rev it stays there. A store gone
+// back (rev below known: restored, or a new database) starts again from
+// what it says.
+func (c *Client) caughtUp(known, rev int64) {
+	if rev < known {
+		c.known.Store(rev)
+		return
+	}
+	for {
+		cur := c.known.Load()
+		if cur >= rev || c.known.CompareAndSwap(cur, rev) {
+			return
+		}
+	}
+}
+
+// unseen counts the revisions up to rev (read from the store) that c's
+// cache has not seen and this process did not write, from the change log
+// (every revision above the cache's when the log cannot tell).
+func (az *Authz) unseen(ctx context.Context, c *Client, rev int64) int64 {
+	known := c.known.Load()
+	n := rev - known
+	if n <= 0 {
+		return 0
+	}
+	if n <= maxUnseen {
+		if ch, err := storage.ChangedUsers(ctx, az.db, c.scope, az.writer, known, rev); err == nil && ch.Complete {
+			return ch.Others
+		}
+	}
+	return n
 }
 
 func (az *Authz) flushAll(reason string) {

@@ -20,15 +20,23 @@ type change struct {
 	// deleted (roleDeleted), which changes its members too.
 	role        string
 	roleDeleted bool
+	// many: the write makes many changes (a batch, a policy) and audits
+	// each itself. It is logged as a change that may concern anyone, so
+	// the cache (here and on other replicas) re-reads once for the lot,
+	// and the open mode's quotas are checked on the exact count.
+	many bool
 }
 
 // writer is what a write runs against: the transaction.
 type writer struct{ db bun.IDB }
 
-// write runs fn in a transaction together with the revision bump (which
-// also queues the NOTIFY for other replicas) and the audit record, so that
-// a change never lands without either. After commit it invalidates the
-// local cache, so the very next check sees the change.
+// write is the one write path: it runs fn in a transaction together with
+// the revision bump and change log entry (which also queue the NOTIFY for
+// other replicas) and the audit record, so that a change never lands
+// without either. The change log entry carries this process's writer id,
+// by which the watcher knows the change for its own (see watch.go). After
+// commit it invalidates the local cache, so the very next check sees the
+// change.
 func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (changed bool, err error) {
 	ctx, end := c.startWrite(ctx, ch.action, ch.user)
 	defer func() { end(changed, err) }()
@@ -53,58 +61,55 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		if !changed {
 			// RecordChange checks the store's encryption state of a change;
 			// a write that found nothing to do is checked here, before its
-			// audit record.
+			// audit records.
 			if err := storage.CheckWriter(ctx, tx, c.scope); err != nil {
 				return err
 			}
 		}
-		if !c.az.cfg.DisableAuditLogging {
+		if !ch.many && !c.az.cfg.DisableAuditLogging {
 			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed))); err != nil {
 				return err
 			}
 		}
-		if changed {
-			// Last before commit: the revision row is the one lock all of a
-			// client's writers share, so it is held as briefly as possible.
-			if rev, err = storage.RecordChange(ctx, tx, c.scope, ch.logged()); err != nil {
-				return err
-			}
-			// Claimed before commit, because our own NOTIFY may reach the
-			// listener before this goroutine runs again; no one else can
-			// take this revision while our transaction holds its row.
-			if c.revs.ours(rev) {
-				// The bookkeeping overflowed and skipped revisions nobody
-				// has read the change log of: they may be anything.
-				c.flushCache()
-			}
-			if ch.action[:3] == "add" {
-				if err := c.az.checkQuota(ctx, tx, c.scope.NS, rev); err != nil {
-					return err
-				}
-			}
+		if !changed {
+			return nil
+		}
+		// Last before commit: the revision row is the one lock all of a
+		// client's writers share, so it is held as briefly as possible.
+		if rev, err = storage.RecordChange(ctx, tx, c.scope, c.logged(ch)); err != nil {
+			return err
+		}
+		switch {
+		case ch.many:
+			// Many changes may add thousands of rows: the quotas are
+			// checked on the exact count, in the same transaction.
+			return c.az.checkQuotaCounted(ctx, tx, c.scope.NS, rev)
+		case ch.action[:3] == "add":
+			return c.az.checkQuota(ctx, tx, c.scope.NS, rev)
 		}
 		return nil
 	})
 	if err != nil {
-		if rev != 0 {
-			// The claimed revision never happened; someone else may take
-			// the number next. Give it back, then flush: whatever the
-			// watcher skipped meanwhile is re-read.
-			c.revs.withdraw(rev)
-			c.flushCache()
+		if errors.Is(err, errBatchNoop) {
+			return false, nil // rolled back: there was nothing to do
 		}
-		err = storage.Classify(err)
+		var be *BatchError
+		if !errors.As(err, &be) {
+			err = storage.Classify(err)
+		}
 		if errors.Is(err, ErrUnavailable) {
 			c.az.metrics.storeError(storeOpWrite)
 		}
 		c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
 		return false, err
 	}
-	if !c.az.cfg.DisableAuditLogging {
+	if !ch.many && !c.az.cfg.DisableAuditLogging {
 		c.az.metrics.audited(1)
 	}
 	if changed {
 		switch {
+		case ch.many:
+			c.flushCache()
 		case ch.roleDeleted:
 			c.dropDeletedRole(invalidLocalWrite, ch.role)
 		case ch.role != "":
@@ -112,6 +117,9 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		case ch.user != "":
 			c.dropUser(invalidLocalWrite, ch.user)
 		}
+		// The cache now reflects rev too, when it reflected everything
+		// before it (see Client.known).
+		c.known.CompareAndSwap(rev-1, rev)
 		if rev%storage.ChangesPruneEvery == 0 {
 			// After commit, so the revision row is not held meanwhile. A
 			// failure only leaves a few more entries for the next prune.
@@ -123,9 +131,10 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	return changed, nil
 }
 
-// logged is the change as the change log records it.
-func (ch change) logged() storage.Change {
-	return storage.Change{User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted}
+// logged is the change as the change log records it, with this process's
+// writer id.
+func (c *Client) logged(ch change) storage.Change {
+	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.writer}
 }
 
 // outcome words the result of a write for the audit log. Only a change

@@ -1,8 +1,10 @@
 // Package middleware holds rolegate's Gin middleware that needs no storage:
 // client-key bearer authentication (ClientKeyAuth, ParseClientKey), the
-// guard core (NewGuard and the Require* constructors, over the small
-// Checker and Resolver types it declares, and a GuardObserver that sees
-// every decision, for authz's metrics and decision log), the success and error envelopes
+// guard engine (NewGuard, over the small Checker and Resolver types it
+// declares, with scopes, host predicates and a GuardObserver that sees
+// every decision, for authz's metrics and decision log; hosts call authz's
+// RequirePermission and its siblings, which build on it), the success and
+// error envelopes
 // (Respond, Fail), panic recovery, envelope 404/405 handlers, body limits,
 // request ids, CORS, request logging, and the remote address as trusted
 // proxies let it be known (TrustedProxies). It imports no other rolegate

@@ -27,16 +27,24 @@ func (g grants) UserHasPermission(_ context.Context, user, perm string) (bool, e
 
 func (g grants) UserHasRole(context.Context, string, string) (bool, error) { return false, nil }
 
-// A host app behind an authenticating proxy that sets X-User-Id guards a
-// route with one permission. Handlers read the authorised user with
-// UserFrom.
-func ExampleRequirePermission() {
+// The guard engine with a host's own Checker, behind an authenticating
+// proxy that sets X-User-Id: one permission guards a route. Handlers read
+// the authorised user with UserFrom. (With rolegate's store, a host uses
+// authz's RequirePermission and its siblings, which build on this.)
+func ExampleNewGuard() {
 	gin.SetMode(gin.ReleaseMode)
 	checker := grants{"sara": {"cook", "laugh"}, "jack": {"dance", "laugh"}}
 
 	// HeaderResolver trusts X-User-Id: the proxy must overwrite it.
-	// A bad permission name or a nil checker panics here, at registration.
-	guard := middleware.RequirePermission(checker, middleware.HeaderResolver("X-User-Id"), "cook")
+	// A bad permission name or a nil checker is an error here.
+	guard, err := middleware.NewGuard(middleware.GuardConfig{
+		Checker:        checker,
+		Resolver:       middleware.HeaderResolver("X-User-Id"),
+		AnyPermissions: []string{"cook"},
+	})
+	if err != nil {
+		panic(err)
+	}
 
 	r := gin.New()
 	r.POST("/kitchen", guard, func(c *gin.Context) {

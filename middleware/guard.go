@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Checker answers authorization questions for one client (authz's per-client
@@ -38,6 +39,19 @@ type ScopedChecker interface {
 // ErrInvalidGuardConfig wraps every error NewGuard returns.
 var ErrInvalidGuardConfig = errors.New("invalid guard config")
 
+// ErrResourceNotFound is what a guard's Scope function or predicate
+// returns (possibly wrapped) when the resource the request names does not
+// exist; the guard answers 404 (through OnRefusal when set) instead of the
+// 503 of any other error.
+var ErrResourceNotFound = errors.New("resource not found")
+
+// Predicate is a host's own rule beside the guard's requirement (GuardConfig
+// OrIf and AndIf), such as "the user wrote this note". An error refuses the
+// request with 503, as a checker's does; ErrResourceNotFound with 404. A
+// predicate that aborts the request itself (c.AbortWithStatusJSON) has
+// answered it: the guard stops and writes nothing more.
+type Predicate func(c *gin.Context, user string) (bool, error)
+
 // GuardConfig describes one guard. Exactly one of AnyPermissions,
 // AllPermissions and Role must be set.
 type GuardConfig struct {
@@ -52,29 +66,30 @@ type GuardConfig struct {
 	// Role admits a user who is a member of this role.
 	Role string
 	// Scope, when set, gives the scope to check in from the request (a
-	// URL parameter, say); the Checker must then be a ScopedChecker. An
-	// empty scope refuses the request (403): a scoped route never falls
-	// back to a check without scope.
-	Scope func(c *gin.Context) string
+	// URL parameter, a loaded resource); the Checker must then be a
+	// ScopedChecker. It runs after the user is known. With an empty scope
+	// the requirement refuses (403 unless OrIf admits): a scoped route
+	// never falls back to a check without scope. A scope that is not in Unicode NFC is refused
+	// with 400, so that the handler never serves another spelling of the
+	// scope the guard checked. An error refuses with 503, or 404 when it
+	// is ErrResourceNotFound; a Scope function that aborts the request
+	// itself has answered it, and the guard writes nothing more.
+	Scope func(c *gin.Context) (string, error)
+	// OrIf, when set, admits a user for whom it holds even without the
+	// requirement; it is asked only when the requirement refuses.
+	OrIf Predicate
+	// AndIf, when set, must hold as well as the requirement; it is asked
+	// only when the requirement admits. At most one of OrIf and AndIf.
+	AndIf Predicate
 	// Logger, when set, gets a debug record of every refusal with the
 	// missing permission or role (and the user: never at a higher level).
 	Logger *slog.Logger
-	// OnRefusal, when set, writes the body of every refusal (401, 403,
-	// 503) in the host's own error shape; the guard still decides the
-	// status. Nil: the error envelope.
+	// OnRefusal, when set, writes the body of every refusal (400, 401,
+	// 403, 404, 503) in the host's own error shape; the guard still
+	// decides the status. Nil: the error envelope.
 	OnRefusal RefusalFunc
 	// Observer, when set, sees every decision (metrics, a decision log).
 	Observer GuardObserver
-}
-
-// GuardOption adjusts one guard's configuration; the guard constructors
-// apply options after filling in the checker and resolver, so an option
-// may also wrap them.
-type GuardOption func(*GuardConfig)
-
-// OnRefusal is the GuardOption setting GuardConfig.OnRefusal.
-func OnRefusal(fn RefusalFunc) GuardOption {
-	return func(cfg *GuardConfig) { cfg.OnRefusal = fn }
 }
 
 // requirement is what a compiled guard checks.
@@ -95,8 +110,10 @@ type guard struct {
 	refuse   RefusalFunc // nil: the error envelope
 	req      requirement
 	names    []string // permissions, or the one role
-	scope    func(c *gin.Context) string
+	scope    func(c *gin.Context) (string, error)
 	scoped   ScopedChecker // set with scope
+	pred     Predicate     // OrIf or AndIf, nil without
+	predOr   bool          // pred admits on its own (OrIf)
 	log      *slog.Logger
 	obs      GuardObserver // nil: nobody watches
 }
@@ -108,16 +125,24 @@ const (
 	detailAuthnDown     = "authentication unavailable"
 	detailAuthzDown     = "authorization unavailable"
 	detailNotPermitted  = "insufficient permissions"
+	detailScopeNotNFC   = "scope is not in Unicode normalization form C"
+	detailNotFound      = "not found"
 	messageUnavailable  = "Service Unavailable"
 	messageForbidden    = "Forbidden"
 	messageUnauthorized = "Unauthorized"
+	messageBadRequest   = "Bad Request"
+	messageNotFound     = "Not Found"
 )
 
-// NewGuard validates cfg and returns the guard middleware. Per request: the
-// resolver finds the user (401 when there is none or it fails, 503 when it
-// returns ErrResolverUnavailable); the checker decides (503 on any error,
-// never allowing; 403 when not allowed); an allowed user is stored for
-// UserFrom and the chain continues. Every refusal uses the error envelope.
+// NewGuard validates cfg and returns the guard middleware: the engine under
+// authz's guard constructors, for a host with a Checker of its own. Per
+// request: the resolver finds the user (401 when there is none or it
+// fails, 503 when it returns ErrResolverUnavailable); the scope, when
+// configured, is found (see GuardConfig.Scope); the checker decides (503
+// on any error, never allowing; 403 when not allowed), then the predicate
+// when its answer can change the outcome; an allowed user is stored for
+// UserFrom and the chain continues. Every refusal uses the error envelope
+// unless OnRefusal is set.
 func NewGuard(cfg GuardConfig) (gin.HandlerFunc, error) {
 	g, err := compileGuard(cfg)
 	if err != nil {
@@ -140,6 +165,14 @@ func compileGuard(cfg GuardConfig) (*guard, error) {
 		if g.scoped, ok = cfg.Checker.(ScopedChecker); !ok {
 			return nil, fmt.Errorf("%w: Scope needs a Checker that is a ScopedChecker", ErrInvalidGuardConfig)
 		}
+	}
+	switch {
+	case cfg.OrIf != nil && cfg.AndIf != nil:
+		return nil, fmt.Errorf("%w: at most one of OrIf and AndIf", ErrInvalidGuardConfig)
+	case cfg.OrIf != nil:
+		g.pred, g.predOr = cfg.OrIf, true
+	case cfg.AndIf != nil:
+		g.pred = cfg.AndIf
 	}
 	set := 0
 	if cfg.AnyPermissions != nil {
@@ -182,41 +215,62 @@ func (g *guard) serve(c *gin.Context) {
 	user = NormalizeName(user)
 	if err != nil || user == "" {
 		if errors.Is(err, ErrResolverUnavailable) {
-			g.observe(c, GuardUnavailable, "", "")
+			g.observe(c, GuardUnavailable, DecidedByNone, "", "")
 			g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthnDown)
 			return
 		}
-		g.observe(c, GuardUnauthenticated, "", "")
+		g.observe(c, GuardUnauthenticated, DecidedByNone, "", "")
 		g.fail(c, http.StatusUnauthorized, messageUnauthorized, detailNoUser)
 		return
 	}
 	var allowed bool
 	scope := ""
 	if g.scope != nil {
-		if scope = g.scope(c); scope != "" {
+		scope, err = g.scope(c)
+		switch {
+		case c.IsAborted():
+			return // the Scope function answered the request itself
+		case err != nil:
+			g.refuseError(c, err, DecidedByNone, user, "")
+			return
+		case !norm.NFC.IsNormalString(scope):
+			// The guard would check one spelling and the handler serve
+			// another (c.Param holds the bytes sent).
+			g.observe(c, GuardBadRequest, DecidedByNone, user, "")
+			g.fail(c, http.StatusBadRequest, messageBadRequest, detailScopeNotNFC)
+			return
+		case scope != "":
 			allowed, err = g.allowsIn(c.Request.Context(), scope, user)
 		}
+		// An empty scope: the requirement refuses (never a check without
+		// scope); an OrIf predicate may still admit.
 	} else {
 		allowed, err = g.allows(c.Request.Context(), user)
 	}
+	by := DecidedByPermission
 	if err != nil {
-		g.observe(c, GuardUnavailable, user, scope)
+		g.observe(c, GuardUnavailable, by, user, scope)
 		g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthzDown)
 		return
 	}
-	if !allowed {
-		g.observe(c, GuardDenied, user, scope)
-		// Enabled first: the attributes would cost allocations on every
-		// refusal even with debug off.
-		if g.log != nil && g.log.Enabled(c.Request.Context(), slog.LevelDebug) {
-			g.log.LogAttrs(c.Request.Context(), slog.LevelDebug, "guard refused",
-				slog.String("user", user), slog.Any("missing", g.names),
-				slog.String("requirement", g.req.String()), slog.String("scope", scope))
+	// The predicate is asked only when its answer can change the outcome:
+	// OrIf after a refusal, AndIf after an admission.
+	if g.pred != nil && allowed != g.predOr {
+		by = DecidedByPredicate
+		allowed, err = g.pred(c, user)
+		switch {
+		case c.IsAborted():
+			return // the predicate answered the request itself
+		case err != nil:
+			g.refuseError(c, err, by, user, scope)
+			return
 		}
-		g.fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
+	}
+	if !allowed {
+		g.deny(c, by, user, scope)
 		return
 	}
-	g.observe(c, GuardAllowed, user, scope)
+	g.observe(c, GuardAllowed, by, user, scope)
 	if g.intern != nil {
 		if p := g.intern.InternUser(user); p != nil && *p == user {
 			c.Set(userCtx, p)
@@ -228,10 +282,36 @@ func (g *guard) serve(c *gin.Context) {
 	c.Next()
 }
 
+// deny refuses a known user with 403.
+func (g *guard) deny(c *gin.Context, by DecidedBy, user, scope string) {
+	g.observe(c, GuardDenied, by, user, scope)
+	// Enabled first: the attributes would cost allocations on every
+	// refusal even with debug off.
+	if g.log != nil && g.log.Enabled(c.Request.Context(), slog.LevelDebug) {
+		g.log.LogAttrs(c.Request.Context(), slog.LevelDebug, "guard refused",
+			slog.String("user", user), slog.Any("missing", g.names),
+			slog.String("requirement", g.req.String()), slog.String("scope", scope),
+			slog.String("decided_by", by.String()))
+	}
+	g.fail(c, http.StatusForbidden, messageForbidden, detailNotPermitted)
+}
+
+// refuseError refuses after a Scope function or a predicate failed: 404
+// for ErrResourceNotFound, else 503 (fail closed).
+func (g *guard) refuseError(c *gin.Context, err error, by DecidedBy, user, scope string) {
+	if errors.Is(err, ErrResourceNotFound) {
+		g.observe(c, GuardNotFound, by, user, scope)
+		g.fail(c, http.StatusNotFound, messageNotFound, detailNotFound)
+		return
+	}
+	g.observe(c, GuardUnavailable, by, user, scope)
+	g.fail(c, http.StatusServiceUnavailable, messageUnavailable, detailAuthzDown)
+}
+
 // observe tells the observer, if any, how the request was decided.
-func (g *guard) observe(c *gin.Context, o GuardOutcome, user, scope string) {
+func (g *guard) observe(c *gin.Context, o GuardOutcome, by DecidedBy, user, scope string) {
 	if g.obs != nil {
-		g.obs.GuardDecided(c, GuardDecision{Outcome: o, User: user, Scope: scope,
+		g.obs.GuardDecided(c, GuardDecision{Outcome: o, By: by, User: user, Scope: scope,
 			Role: g.req == requireRole, All: g.req == requireAll, Names: g.names})
 	}
 }
@@ -298,56 +378,4 @@ func (r requirement) String() string {
 		return "role"
 	}
 	return "none"
-}
-
-// The Require... constructors follow gin's own shape for a programmer's
-// mistake at registration (r.GET with a conflicting path, cors.New with a
-// bad config): they panic with ErrInvalidGuardConfig, so a misconfigured
-// guard stops the program at startup instead of refusing every request
-// later. NewGuard returns the same mistakes as an error, for guards built
-// from data.
-
-// RequirePermission returns a guard admitting users who hold permission p.
-func RequirePermission(ch Checker, r Resolver, p string, opts ...GuardOption) gin.HandlerFunc {
-	return mustGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: []string{p}}, opts)
-}
-
-// RequireAnyPermission returns a guard admitting users who hold at least one
-// of ps.
-func RequireAnyPermission(ch Checker, r Resolver, ps []string, opts ...GuardOption) gin.HandlerFunc {
-	return mustGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: nonNil(ps)}, opts)
-}
-
-// RequireAllPermissions returns a guard admitting users who hold every one
-// of ps.
-func RequireAllPermissions(ch Checker, r Resolver, ps []string, opts ...GuardOption) gin.HandlerFunc {
-	return mustGuard(GuardConfig{Checker: ch, Resolver: r, AllPermissions: nonNil(ps)}, opts)
-}
-
-// RequireRole returns a guard admitting members of role.
-func RequireRole(ch Checker, r Resolver, role string, opts ...GuardOption) gin.HandlerFunc {
-	if role == "" {
-		panic(fmt.Errorf("%w: empty role", ErrInvalidGuardConfig))
-	}
-	return mustGuard(GuardConfig{Checker: ch, Resolver: r, Role: role}, opts)
-}
-
-func mustGuard(cfg GuardConfig, opts []GuardOption) gin.HandlerFunc {
-	for _, o := range opts {
-		o(&cfg)
-	}
-	h, err := NewGuard(cfg)
-	if err != nil {
-		panic(err)
-	}
-	return h
-}
-
-// nonNil turns a call with no permissions into an empty, non-nil list, so
-// that NewGuard reports "empty permission list" rather than "nothing set".
-func nonNil(ps []string) []string {
-	if ps == nil {
-		return []string{}
-	}
-	return ps
 }

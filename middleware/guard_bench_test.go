@@ -38,7 +38,7 @@ func (w *discardWriter) WriteHeader(int)             {}
 // as RequestID or ClientKeyAuth would, leaving the boxing alone.
 func BenchmarkGuardCheck(b *testing.B) {
 	ch := mapChecker{"sara": {"cook": {}}}
-	g, err := try(func() gin.HandlerFunc { return RequirePermission(ch, HeaderResolver("X-User-Id"), "cook") })
+	g, err := NewGuard(GuardConfig{Checker: ch, Resolver: HeaderResolver("X-User-Id"), AnyPermissions: []string{"cook"}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestScopedGuardMiddleware(t *testing.T) {
 	log, buf := captureLog()
 	mk := func(cfg GuardConfig) gin.HandlerFunc {
 		cfg.Checker, cfg.Resolver, cfg.Logger = ch, HeaderResolver("X-User"), log
-		cfg.Scope = func(c *gin.Context) string { return c.Param("org") }
+		cfg.Scope = func(c *gin.Context) (string, error) { return c.Param("org"), nil }
 		g, err := NewGuard(cfg)
 		if err != nil {
 			t.Fatal(err)

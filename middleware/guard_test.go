@@ -91,41 +91,26 @@ func TestNewGuardConfigErrors(t *testing.T) {
 		})
 	}
 	t.Run("128 chars accepted", func(t *testing.T) {
-		if _, err := try(func() gin.HandlerFunc { return RequirePermission(ch, res, strings.Repeat("é", 128)) }); err != nil {
+		if _, err := NewGuard(GuardConfig{Checker: ch, Resolver: res, AnyPermissions: []string{strings.Repeat("é", 128)}}); err != nil {
 			t.Error(err)
 		}
 	})
-	t.Run("convenience constructors", func(t *testing.T) {
-		for name, err := range map[string]error{
-			"try(func() gin.HandlerFunc { return RequireAnyPermission() })":  second(try(func() gin.HandlerFunc { return RequireAnyPermission(ch, res, nil) })),
-			"try(func() gin.HandlerFunc { return RequireAllPermissions() })": second(try(func() gin.HandlerFunc { return RequireAllPermissions(ch, res, nil) })),
-			"try(func() gin.HandlerFunc { return RequireRole(\"\") })":       second(try(func() gin.HandlerFunc { return RequireRole(ch, res, "") })),
-			"try(func() gin.HandlerFunc { return RequirePermission(\"\") })": second(try(func() gin.HandlerFunc { return RequirePermission(ch, res, "") })),
-			"RequirePermission nil": second(try(func() gin.HandlerFunc { return RequirePermission(nil, res, "edit") })),
-		} {
-			if !errors.Is(err, ErrInvalidGuardConfig) {
-				t.Errorf("%s: err = %v", name, err)
-			}
-		}
-	})
 }
-
-func second(_ gin.HandlerFunc, err error) error { return err }
 
 func TestGuard(t *testing.T) {
 	errStore := errors.New("store down")
 	type build func(ch Checker, r Resolver) (gin.HandlerFunc, error)
 	cook := func(ch Checker, r Resolver) (gin.HandlerFunc, error) {
-		return try(func() gin.HandlerFunc { return RequirePermission(ch, r, "cook") })
+		return NewGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: []string{"cook"}})
 	}
 	cookOrDance := func(ch Checker, r Resolver) (gin.HandlerFunc, error) {
-		return try(func() gin.HandlerFunc { return RequireAnyPermission(ch, r, []string{"cook", "dance"}) })
+		return NewGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: []string{"cook", "dance"}})
 	}
 	cookAndLaugh := func(ch Checker, r Resolver) (gin.HandlerFunc, error) {
-		return try(func() gin.HandlerFunc { return RequireAllPermissions(ch, r, []string{"cook", "laugh"}) })
+		return NewGuard(GuardConfig{Checker: ch, Resolver: r, AllPermissions: []string{"cook", "laugh"}})
 	}
 	chef := func(ch Checker, r Resolver) (gin.HandlerFunc, error) {
-		return try(func() gin.HandlerFunc { return RequireRole(ch, r, "chef") })
+		return NewGuard(GuardConfig{Checker: ch, Resolver: r, Role: "chef"})
 	}
 
 	tests := []struct {
@@ -216,10 +201,10 @@ func TestGuardShortCircuits(t *testing.T) {
 		wantAsked []string
 	}{
 		{"any stops at first grant", func(ch Checker, r Resolver) (gin.HandlerFunc, error) {
-			return try(func() gin.HandlerFunc { return RequireAnyPermission(ch, r, []string{"cook", "dance"}) })
+			return NewGuard(GuardConfig{Checker: ch, Resolver: r, AnyPermissions: []string{"cook", "dance"}})
 		}, "sara", []string{"cook"}},
 		{"all stops at first denial", func(ch Checker, r Resolver) (gin.HandlerFunc, error) {
-			return try(func() gin.HandlerFunc { return RequireAllPermissions(ch, r, []string{"dance", "cook", "laugh"}) })
+			return NewGuard(GuardConfig{Checker: ch, Resolver: r, AllPermissions: []string{"dance", "cook", "laugh"}})
 		}, "sara", []string{"dance"}},
 	}
 	for _, tt := range tests {
@@ -265,7 +250,7 @@ func TestUserFromWithoutGuard(t *testing.T) {
 // detector: a compiled guard must be safe to share.
 func TestGuardConcurrent(t *testing.T) {
 	ch := mapChecker{"sara": {"cook": {}}}
-	g, err := try(func() gin.HandlerFunc { return RequirePermission(ch, HeaderResolver("X-User-Id"), "cook") })
+	g, err := NewGuard(GuardConfig{Checker: ch, Resolver: HeaderResolver("X-User-Id"), AnyPermissions: []string{"cook"}})
 	if err != nil {
 		t.Fatal(err)
 	}

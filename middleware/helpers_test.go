@@ -111,17 +111,11 @@ func quietDefaultLog(t *testing.T) *bytes.Buffer {
 	return buf
 }
 
-// try runs a guard constructor, turning its registration panic back into
-// the error it carries.
-func try(build func() gin.HandlerFunc) (h gin.HandlerFunc, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			e, ok := p.(error)
-			if !ok {
-				panic(p)
-			}
-			h, err = nil, e
-		}
-	}()
-	return build(), nil
+// mustNewGuard is NewGuard for a configuration the test knows is valid.
+func mustNewGuard(cfg GuardConfig) gin.HandlerFunc {
+	g, err := NewGuard(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return g
 }

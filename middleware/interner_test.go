@@ -31,7 +31,7 @@ func TestGuardWithUserInterner(t *testing.T) {
 		"wrong name":   {fakeChecker: newFakeChecker(), wrong: true},
 	} {
 		t.Run(name, func(t *testing.T) {
-			g, err := try(func() gin.HandlerFunc { return RequirePermission(ic, HeaderResolver("X-User"), "cook") })
+			g, err := NewGuard(GuardConfig{Checker: ic, Resolver: HeaderResolver("X-User"), AnyPermissions: []string{"cook"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -58,7 +58,7 @@ func TestNormalizeName(t *testing.T) {
 // store.
 func TestGuardNormalisesNames(t *testing.T) {
 	ch := mapChecker{composed + "-user": {composed: {}}}
-	g := RequirePermission(ch, HeaderResolver("X-User-Id"), decomposed)
+	g := mustNewGuard(GuardConfig{Checker: ch, Resolver: HeaderResolver("X-User-Id"), AnyPermissions: []string{decomposed}})
 	r := newTestRouter()
 	r.GET("/x", g, func(c *gin.Context) {
 		u, _ := UserFrom(c)

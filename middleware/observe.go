@@ -13,12 +13,18 @@ const (
 	GuardDenied
 	// GuardUnauthenticated: no user (401).
 	GuardUnauthenticated
-	// GuardUnavailable: the resolver or the checker could not decide (503).
+	// GuardUnavailable: the resolver, the checker, the scope function or
+	// the predicate could not decide (503).
 	GuardUnavailable
+	// GuardBadRequest: the request's scope is not in NFC (400).
+	GuardBadRequest
+	// GuardNotFound: the scope function or the predicate found no such
+	// resource (404).
+	GuardNotFound
 )
 
 // GuardOutcomes is the number of outcomes, for tables indexed by outcome.
-const GuardOutcomes = 4
+const GuardOutcomes = 6
 
 // String is the outcome as a metric label and a log value.
 func (o GuardOutcome) String() string {
@@ -31,16 +37,52 @@ func (o GuardOutcome) String() string {
 		return "unauthenticated"
 	case GuardUnavailable:
 		return "unavailable"
+	case GuardBadRequest:
+		return "bad_request"
+	case GuardNotFound:
+		return "not_found"
 	}
 	return "unknown"
 }
 
+// DecidedBy is the branch of a guard whose answer settled a decision.
+type DecidedBy uint8
+
+const (
+	// DecidedByNone: nothing was checked (no user, a scope that could
+	// not be found or is not NFC).
+	DecidedByNone DecidedBy = iota
+	// DecidedByPermission: the guard's requirement (its permissions or
+	// role), answered by the checker.
+	DecidedByPermission
+	// DecidedByPredicate: the host's predicate (GuardConfig.OrIf or
+	// AndIf), asked because the requirement alone did not settle it.
+	DecidedByPredicate
+)
+
+// String is the branch as a metric label and a log value ("" for none).
+func (b DecidedBy) String() string {
+	switch b {
+	case DecidedByPermission:
+		return "permission"
+	case DecidedByPredicate:
+		return "predicate"
+	}
+	return ""
+}
+
 // GuardDecision is what a guard decided about one request, for a
-// GuardObserver. User is empty when there is none (unauthenticated) and
-// Scope when the guard is not scoped; Names are the guard's required
-// permissions (or its one role), shared: an observer must not change them.
+// GuardObserver. By is the branch whose answer settled it: with OrIf, an
+// admission by the requirement is DecidedByPermission and any answer of
+// the predicate (asked after a refusal) DecidedByPredicate; with AndIf, a
+// refusal by the requirement is DecidedByPermission and the predicate's
+// answer after an admission DecidedByPredicate. User is empty when there
+// is none (unauthenticated) and Scope when the guard is not scoped; Names
+// are the guard's required permissions (or its one role), shared: an
+// observer must not change them.
 type GuardDecision struct {
 	Outcome GuardOutcome
+	By      DecidedBy
 	User    string
 	Scope   string
 	Role    bool // Names holds a role, not permissions

@@ -6,12 +6,14 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// Refusal describes why a guard refused a request. Status is 401 (no
-// user), 403 (not allowed) or 503 (authentication or authorization could
-// not decide); Reason is a fixed text safe to show a client
-// ("authentication required", "insufficient permissions",
-// "authentication unavailable", "authorization unavailable"). It never
-// carries the user, the required names or an error's text.
+// Refusal describes why a guard refused a request. Status is 400 (a scope
+// not in Unicode NFC), 401 (no user), 403 (not allowed), 404 (the scope
+// function or predicate found no such resource) or 503 (authentication or
+// authorization could not decide); Reason is a fixed text safe to show a
+// client ("scope is not in Unicode normalization form C", "authentication
+// required", "insufficient permissions", "not found", "authentication
+// unavailable", "authorization unavailable"). It never carries the user,
+// the required names or an error's text.
 type Refusal struct {
 	Status int
 	Reason string

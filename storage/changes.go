@@ -14,6 +14,21 @@ func init() {
 	AddMigration("20261122000200", "change log: plain writers", changesPlainUp, changesPlainDown)
 	AddMigration("20261123091500", "change log: roles changed", changesRoleUp, changesRoleDown)
 	AddMigration("20261125170000", "change log: drop plain writers", changesPlainDown, changesPlainUp)
+	AddMigration("20261125200000", "change log: writer", changesWriterUp, changesWriterDown)
+}
+
+// writer names the process that wrote each change (Change.Writer), so a
+// replica that reads the log skips its own changes, which it applied to
+// its cache already. NULL (a writer that predates the column) counts as
+// someone else's.
+func changesWriterUp(ctx context.Context, db *bun.DB) error {
+	_, err := db.ExecContext(ctx, "ALTER TABLE rolegate_changes ADD COLUMN writer TEXT")
+	return err
+}
+
+func changesWriterDown(ctx context.Context, db *bun.DB) error {
+	_, err := db.ExecContext(ctx, "ALTER TABLE rolegate_changes DROP COLUMN writer")
+	return err
 }
 
 // role names the role whose grants a write changed (user_name is then
@@ -101,6 +116,9 @@ type Change struct {
 	// changes no one's permissions (a role added or described).
 	Role        string
 	RoleDeleted bool
+	// Writer: the id of the process that writes it (see ChangedUsers);
+	// empty is stored as NULL, someone unknown.
+	Writer string
 }
 
 // logValue is the user_name column of the change: NULL for all, the
@@ -132,16 +150,17 @@ func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, e
 	stored := ch.logValue(s)
 	role := sql.NullString{String: ch.Role, Valid: ch.Role != "" && !ch.All}
 	deleted := role.Valid && ch.RoleDeleted
+	writer := sql.NullString{String: ch.Writer, Valid: ch.Writer != ""}
 	var rev int64
 	if IsPostgres(db) {
 		err := db.NewRaw(`WITH r AS (
 				INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
 				ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1
 				RETURNING revision),
-			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted)
-				SELECT ?, revision, ?, ?, ? FROM r WHERE `+writerGuard+` RETURNING revision)
+			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted, writer)
+				SELECT ?, revision, ?, ?, ?, ? FROM r WHERE `+writerGuard+` RETURNING revision)
 			SELECT c.revision FROM c, (SELECT pg_notify(?, ?)) n`,
-			s.NS, s.NS, stored, role, deleted, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev)
+			s.NS, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev)
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, ErrKeyMismatch
 		}
@@ -151,8 +170,8 @@ func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	res, err := db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted) SELECT ?, ?, ?, ?, ? WHERE "+writerGuard,
-		s.NS, rev, stored, role, deleted, SettingCipherWriter, s.KeyCheck).Exec(ctx)
+	res, err := db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted, writer) SELECT ?, ?, ?, ?, ?, ? WHERE "+writerGuard,
+		s.NS, rev, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck).Exec(ctx)
 	if err != nil {
 		return 0, Classify(err)
 	}
@@ -197,12 +216,16 @@ type Changes struct {
 	Users        []string
 	Roles        []string
 	DeletedRoles []string
+	// Others counts the revisions not written by the caller.
+	Others int64
 }
 
-// ChangedUsers reads what the given revisions of the namespace changed:
-// the users and roles named.
-func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Changes, error) {
-	if len(revs) == 0 {
+// ChangedUsers reads what the revisions after..upto (after excluded) of
+// the namespace changed: the users and roles named. The changes of writer
+// self (the caller's own, already applied) are left out; they still count
+// towards Complete.
+func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, self string, after, upto int64) (Changes, error) {
+	if upto <= after {
 		return Changes{Complete: true}, nil
 	}
 	var rows []struct {
@@ -210,16 +233,21 @@ func ChangedUsers(ctx context.Context, db bun.IDB, s Scope, revs []int64) (Chang
 		User     sql.NullString `bun:"user_name"`
 		Role     sql.NullString `bun:"role"`
 		Deleted  bool           `bun:"role_deleted"`
+		Writer   sql.NullString `bun:"writer"`
 	}
-	if err := db.NewRaw("SELECT revision, user_name, role, role_deleted FROM rolegate_changes WHERE ns = ? AND revision IN (?)",
-		s.NS, bun.List(revs)).Scan(ctx, &rows); err != nil {
+	if err := db.NewRaw("SELECT revision, user_name, role, role_deleted, writer FROM rolegate_changes WHERE ns = ? AND revision > ? AND revision <= ?",
+		s.NS, after, upto).Scan(ctx, &rows); err != nil {
 		return Changes{}, Classify(err)
 	}
-	if len(rows) != len(revs) {
+	if int64(len(rows)) != upto-after {
 		return Changes{}, nil
 	}
 	ch := Changes{Complete: true}
 	for _, r := range rows {
+		if self != "" && r.Writer.Valid && r.Writer.String == self {
+			continue // applied by the caller when it wrote it
+		}
+		ch.Others++
 		if !r.User.Valid && r.Role.Valid && r.Role.String != "" {
 			if r.Deleted {
 				ch.DeletedRoles = append(ch.DeletedRoles, r.Role.String)

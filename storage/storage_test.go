@@ -247,29 +247,45 @@ func TestChangeLog(t *testing.T) {
 			{NS: storage.NamespaceOf("encrypted"), Users: c.ForColumn([]byte("encrypted"), cipher.ColumnUser, 2), Permissions: c.ForColumn([]byte("encrypted"), cipher.ColumnPermission, 2)},
 		} {
 			var revs []int64
-			for _, ch := range []storage.Change{{User: "sara"}, {All: true}, {}, {User: "jack"}} {
+			// The third is this caller's own (writer "me"), the others
+			// another's or of a writer that predates the writer column.
+			for _, ch := range []storage.Change{{User: "sara"}, {All: true, Writer: "other"}, {All: true, Writer: "me"}, {}, {User: "jack", Writer: "me"}} {
 				rev, err := storage.RecordChange(ctx, db, s, ch)
 				if err != nil {
 					t.Fatal(err)
 				}
 				revs = append(revs, rev)
 			}
-			if !slices.Equal(revs, []int64{1, 2, 3, 4}) {
-				t.Fatalf("revisions %v, want 1 to 4", revs)
+			if !slices.Equal(revs, []int64{1, 2, 3, 4, 5}) {
+				t.Fatalf("revisions %v, want 1 to 5", revs)
 			}
-			check := func(revs []int64, wantUsers []string, wantAll, wantComplete bool) {
+			mine := func(after, upto int64) (n int) { // revisions 3 and 5 are "me"'s
+				for _, r := range []int64{3, 5} {
+					if r > after && r <= upto {
+						n++
+					}
+				}
+				return n
+			}
+			check := func(self string, after, upto int64, wantUsers []string, wantAll, wantComplete bool) {
 				t.Helper()
-				ch, err := storage.ChangedUsers(ctx, db, s, revs)
+				ch, err := storage.ChangedUsers(ctx, db, s, self, after, upto)
 				slices.Sort(ch.Users)
-				if err != nil || !slices.Equal(ch.Users, wantUsers) || ch.All != wantAll || ch.Complete != wantComplete {
-					t.Fatalf("ChangedUsers(%v) = %+v, %v; want users %v, all %v, complete %v",
-						revs, ch, err, wantUsers, wantAll, wantComplete)
+				if err != nil || !slices.Equal(ch.Users, wantUsers) || ch.All != wantAll || ch.Complete != wantComplete ||
+					wantComplete && self == "me" && ch.Others != upto-after-int64(mine(after, upto)) {
+					t.Fatalf("ChangedUsers(%q, %d, %d) = %+v, %v; want users %v, all %v, complete %v",
+						self, after, upto, ch, err, wantUsers, wantAll, wantComplete)
 				}
 			}
-			check([]int64{1, 3, 4}, []string{"jack", "sara"}, false, true)
-			check([]int64{1, 2}, nil, true, true)
-			check([]int64{3}, nil, false, true)
-			check([]int64{4, 5}, nil, false, false)
+			check("", 3, 5, []string{"jack"}, false, true)
+			check("me", 3, 5, nil, false, true) // jack's change was mine
+			check("me", 2, 5, nil, false, true) // so was the third
+			check("", 2, 5, nil, true, true)
+			check("me", 0, 5, nil, true, true) // the second was another's
+			check("other", 0, 1, []string{"sara"}, false, true)
+			check("", 3, 4, nil, false, true)
+			check("", 4, 6, nil, false, false)
+			check("", 5, 5, nil, false, true)
 
 			var stored []string
 			if err := db.NewRaw("SELECT user_name FROM rolegate_changes WHERE ns = ? AND user_name <> ''", s.NS).Scan(ctx, &stored); err != nil {
@@ -284,8 +300,8 @@ func TestChangeLog(t *testing.T) {
 			if err := storage.PruneChanges(ctx, db, s.NS, 2+storage.ChangesKept); err != nil {
 				t.Fatal(err)
 			}
-			check([]int64{3, 4}, []string{"jack"}, false, true)
-			check([]int64{2, 3}, nil, false, false)
+			check("", 3, 5, []string{"jack"}, false, true)
+			check("me", 1, 3, nil, false, false)
 		}
 	})
 }

@@ -3,6 +3,8 @@ package casbincompare
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -22,90 +25,128 @@ import (
 	"github.com/rolegate/rolegate/examples/rolegatectl/casbinimport"
 )
 
-const fixtures = "../rolegatectl/casbinimport/testdata/"
-
 func init() { gin.SetMode(gin.TestMode) }
 
-// TestSameAnswersRBAC: Casbin's basic RBAC example.
-func TestSameAnswersRBAC(t *testing.T) {
-	compare(t, "rbac_model.conf", "rbac_policy.csv")
+// TestExamples: every RBAC example of Casbin's folder, read from Casbin's
+// module as published. The ones rolegate's model expresses import whole
+// (nothing skipped) and every user of the file agrees with Casbin on
+// every (object, action[, domain]) the file names, and so does every role
+// asked as a role (role names are not users in rolegate; Casbin's g(x, x)
+// holds). Every other one is refused before anything is written, or
+// agrees everywhere. Without the model, the policy alone is refused or
+// imports as with it.
+func TestExamples(t *testing.T) {
+	for _, ex := range rbacExamples(t) {
+		t.Run(ex.String(), func(t *testing.T) {
+			rules := readRules(t, ex.policy)
+			model := readModel(t, ex.model)
+			res, err := casbinimport.Import(rules, model)
+			modelErr := err
+			var ref *casbinimport.Refusal
+			want := slices.Contains(expressible, ex)
+			switch {
+			case errors.As(err, &ref):
+				if want {
+					t.Fatalf("refused: %v", err)
+				}
+				t.Logf("refused: %v", err)
+			case err != nil:
+				t.Fatal(err)
+			default:
+				if len(res.Skipped) != 0 {
+					t.Fatalf("skipped rules: %+v", res.Skipped)
+				}
+				users, roles := agree(t, ex, rules, res)
+				t.Logf("agreement: users %s, roles %s", users, roles)
+			}
+			// From the policy's shape alone.
+			modelRefused := modelErr != nil
+			bare, err := casbinimport.Import(rules, nil)
+			switch {
+			case errors.As(err, &ref):
+				t.Logf("without the model: refused: %v", err)
+			case err != nil:
+				t.Fatal(err)
+			case modelRefused:
+				t.Logf("without the model: the policy alone reads as plain RBAC (%d roles); only the model says what rolegate cannot express", len(bare.Policy.Roles))
+			case !reflect.DeepEqual(bare.Policy, res.Policy):
+				t.Errorf("without the model, a different import:\n%+v\nwith it:\n%+v", bare.Policy, res.Policy)
+			}
+		})
+	}
 }
 
-// TestSameAnswersResourceRoles: RBAC with resource roles (g2).
-func TestSameAnswersResourceRoles(t *testing.T) {
-	compare(t, "rbac_with_resource_roles_model.conf", "rbac_with_resource_roles_policy.csv")
-}
+// tally counts answers that agree.
+type tally struct{ agree, total int }
 
-// compare imports the policy into a fresh rolegate, then asks both every
-// (user, object, action[, domain]) question the policy's names allow and
-// fails on the first answer that differs. Returns how many it asked.
-func compare(t *testing.T, model, policy string) int {
+func (c tally) String() string { return fmt.Sprintf("%d/%d", c.agree, c.total) }
+
+// agree imports res into a fresh rolegate and asks both every
+// combination the file names; it fails on every answer that differs.
+func agree(t *testing.T, ex example, rules []casbinimport.Rule, res casbinimport.Result) (users, roles tally) {
 	t.Helper()
-	e, err := casbin.NewEnforcer(fixtures+model, fixtures+policy)
+	e, err := casbin.NewEnforcer(examplePath(t, ex.model), examplePath(t, ex.policy))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(fixtures + policy)
-	if err != nil {
-		t.Fatal(err)
+	rg := importInto(t, res.Policy)
+	n := namesOf(rules, res.Domains)
+	ask := func(sub, dom, obj, act string, asRole bool) {
+		req := []any{sub, obj, act}
+		if res.Domains {
+			req = []any{sub, dom, obj, act}
+		}
+		want, err := e.Enforce(req...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bool
+		if asRole {
+			name := sub
+			if res.Domains {
+				name = sub + "@" + dom
+			}
+			got = rg.roleHas(t, name, obj+":"+act)
+		} else {
+			got = rg.userHas(t, sub, obj+":"+act, dom)
+		}
+		c := &users
+		if asRole {
+			c = &roles
+		}
+		c.total++
+		if got == want {
+			c.agree++
+		} else {
+			t.Errorf("%v (role %v): rolegate %v, Casbin %v", req, asRole, got, want)
+		}
 	}
-	rules, err := casbinimport.ReadCSV(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := casbinimport.Convert(rules)
-	if len(res.Skipped) != 0 {
-		t.Fatalf("skipped rules: %+v", res.Skipped)
-	}
-	srv, key := startRolegate(t)
-	cl, err := srv.Client(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := authz.PlanPolicy(authz.Policy{}, res.Policy)
-	if _, err := cl.Batch(context.Background(), plan); err != nil {
-		t.Fatalf("import: %v", err)
-	}
-
-	users, objs, acts, doms := names(rules, res.Domains)
-	asked := 0
-	for _, u := range users {
-		for _, o := range objs {
-			for _, a := range acts {
-				for _, d := range doms {
-					var want bool
-					if res.Domains {
-						want, err = e.Enforce(u, d, o, a)
-					} else {
-						want, err = e.Enforce(u, o, a)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					got := hasPermission(t, srvURL(t), key, u, o+":"+a, d)
-					if got != want {
-						t.Errorf("%s %s %s (domain %q): rolegate %v, Casbin %v", u, o, a, d, got, want)
-					}
-					asked++
+	for _, s := range append(append([]string(nil), n.users...), n.roles...) {
+		asRole := slices.Contains(n.roles, s)
+		for _, o := range n.objs {
+			for _, a := range n.acts {
+				for _, d := range n.doms {
+					ask(s, d, o, a, asRole)
 				}
 			}
 		}
 	}
-	t.Logf("%d checks, all equal", asked)
-	if asked == 0 {
+	if users.total == 0 {
 		t.Fatal("no checks made")
 	}
-	return asked
+	return users, roles
 }
 
-// names collects the users (g first fields that are not roles, and direct
-// p subjects), objects, actions and domains of a policy.
-func names(rules []casbinimport.Rule, domains bool) (users, objs, acts, doms []string) {
-	roles := map[string]bool{}
+// names are what a policy names: users (subjects that are no role,
+// and "nobody"), roles, objects, actions and domains.
+type names struct{ users, roles, objs, acts, doms []string }
+
+func namesOf(rules []casbinimport.Rule, domains bool) names {
+	var n names
+	isRole := map[string]bool{}
 	for _, r := range rules {
 		if r.PType == "g" {
-			roles[r.Values[1]] = true
+			isRole[r.Values[1]] = true
 		}
 	}
 	add := func(list *[]string, v string) {
@@ -113,44 +154,81 @@ func names(rules []casbinimport.Rule, domains bool) (users, objs, acts, doms []s
 			*list = append(*list, v)
 		}
 	}
+	subject := func(s string) {
+		if isRole[s] {
+			add(&n.roles, s)
+		} else {
+			add(&n.users, s)
+		}
+	}
 	for _, r := range rules {
 		v := r.Values
 		switch r.PType {
 		case "p":
 			if domains {
-				add(&doms, v[1])
+				add(&n.doms, v[1])
 				v = append([]string{v[0]}, v[2:]...)
 			}
-			if !roles[v[0]] {
-				add(&users, v[0])
-			}
-			add(&objs, v[1])
-			add(&acts, v[2])
+			subject(v[0])
+			add(&n.objs, v[1])
+			add(&n.acts, v[2])
 		case "g":
-			if !roles[v[0]] {
-				add(&users, v[0])
-			}
+			subject(v[0])
+			subject(v[1])
 			if len(v) == 3 {
-				add(&doms, v[2])
+				add(&n.doms, v[2])
 			}
 		case "g2":
-			add(&objs, v[0])
+			add(&n.objs, v[0])
+			add(&n.objs, v[1])
 		}
 	}
 	if !domains {
-		doms = []string{""}
+		n.doms = []string{""}
 	}
-	add(&users, "nobody")
-	return
+	add(&n.users, "nobody")
+	return n
 }
 
-var serverURLs = map[*testing.T]string{}
+func examplePath(t *testing.T, name string) string {
+	return filepath.Join(casbinDir(t), "examples", name)
+}
 
-func srvURL(t *testing.T) string { return serverURLs[t] }
+func readRules(t *testing.T, name string) []casbinimport.Rule {
+	t.Helper()
+	f, err := os.Open(examplePath(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rules, err := casbinimport.ReadCSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rules
+}
 
-// startRolegate runs rolegate on a fresh SQLite file behind a real HTTP
-// server on loopback, and returns it with a new client key.
-func startRolegate(t *testing.T) (*authz.Authz, string) {
+func readModel(t *testing.T, name string) *casbinimport.Model {
+	t.Helper()
+	f, err := os.Open(examplePath(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := casbinimport.ReadModel(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// rolegate is a fresh rolegate on loopback with one client key.
+type rolegate struct{ url, key string }
+
+// importInto runs rolegate on a fresh SQLite file behind a real HTTP
+// server on loopback and applies the policy the way "rolegatectl import
+// casbin" does (one batch).
+func importInto(t *testing.T, p authz.Policy) rolegate {
 	t.Helper()
 	cfg := authz.DefaultConfig()
 	cfg.DatabaseType = "sqlite"
@@ -170,24 +248,53 @@ func startRolegate(t *testing.T) (*authz.Authz, string) {
 	}
 	ts := httptest.NewServer(eng)
 	t.Cleanup(ts.Close)
-	serverURLs[t] = ts.URL
-	return az, uuid.NewString()
+	rg := rolegate{url: ts.URL, key: uuid.NewString()}
+	cl, err := az.Client(rg.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Batch(ctx, authz.PlanPolicy(authz.Policy{}, p)); err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	return rg
 }
 
-// hasPermission asks GET /api/has_permission, with ?scope= for a domain.
-func hasPermission(t *testing.T, base, key, user, perm, scope string) bool {
+// userHas asks GET /api/has_permission, with ?scope= for a domain.
+func (rg rolegate) userHas(t *testing.T, user, perm, scope string) bool {
 	t.Helper()
-	u := base + "/api/has_permission/" + url.PathEscape(user) + "/" + url.PathEscape(perm)
+	q := url.Values{}
 	if scope != "" {
-		u += "?scope=" + url.QueryEscape(scope)
+		q.Set("scope", scope)
+	}
+	ok, _ := rg.result(t, "/api/has_permission/"+url.PathEscape(user)+"/"+url.PathEscape(perm), q)
+	return ok
+}
+
+// roleHas asks GET /api/permission/{role}/{perm}?effective=true (what
+// "rolegatectl check --role" asks); a role that does not exist holds
+// nothing.
+func (rg rolegate) roleHas(t *testing.T, role, perm string) bool {
+	t.Helper()
+	ok, status := rg.result(t, "/api/permission/"+url.PathEscape(role)+"/"+url.PathEscape(perm), url.Values{"effective": {"true"}})
+	return ok && status == http.StatusOK
+}
+
+func (rg rolegate) result(t *testing.T, path string, q url.Values) (bool, int) {
+	t.Helper()
+	u := rg.url + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
 	}
 	req, _ := http.NewRequest(http.MethodGet, u, nil)
-	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Authorization", "Bearer "+rg.key)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return false, resp.StatusCode
+	}
 	var body struct {
 		Data struct {
 			Result bool `json:"result"`
@@ -196,5 +303,5 @@ func hasPermission(t *testing.T, base, key, user, perm, scope string) bool {
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&body) != nil {
 		t.Fatalf("GET %s: %d", u, resp.StatusCode)
 	}
-	return body.Data.Result
+	return body.Data.Result, resp.StatusCode
 }

@@ -1,7 +1,10 @@
 // Command hostapp is an existing Gin app that adopts rolegate: its own
 // routes (GET / open, GET /notes needing "read", POST /notes needing
-// "edit"), rolegate's REST admin API, login and sample routes mounted beside
-// them, and a graceful shutdown.
+// "edit", DELETE /notes/:id for the note's author or holders of
+// "notes.delete", the same under /orgs/:org with the scope taken from the
+// URL to read and write and from the note to delete), rolegate's REST admin
+// API, login and sample routes mounted beside them, and a graceful
+// shutdown.
 //
 //	go run ./examples/hostapp                   # SQLite at ~/.auth.sqlite3; without AUTH_CLIENT_KEY, a key kept in ~/.auth.sqlite3.client-key
 //	go run ./examples/hostapp -new-client-key   # print a fresh client key

@@ -2,12 +2,10 @@ package main
 
 import (
 	"net/http"
-	"sync"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/rolegate/rolegate/authz"
-	"github.com/rolegate/rolegate/middleware"
 )
 
 // newEngine is the host app as its authors would write it anyway, plus the
@@ -37,55 +35,23 @@ func newEngine(az *authz.Authz, trustedProxies []string) (*gin.Engine, error) {
 	r.NoRoute(az.NotFoundHandler())
 	r.NoMethod(az.MethodNotAllowedHandler())
 
-	notes := &noteStore{}
+	notes := newNoteStore()
 	r.GET("/", func(c *gin.Context) {
 		c.JSON(http.StatusOK, gin.H{"app": "hostapp", "notes": "/notes"})
 	})
 	r.GET("/notes", az.RequirePermission("read"), notes.list)
 	r.POST("/notes", az.RequirePermission("edit"), notes.create)
-	// Per-org notes: read in the org named by the URL. A membership in
-	// that org, or a global one, counts.
-	orgNotes := &orgNotes{}
-	r.GET("/orgs/:org/notes", az.RequirePermission("read", authz.ScopeFromParam("org")), orgNotes.list)
+	// Owners: a note's author may delete it, and so may holders of
+	// notes.delete; an unknown id is 404.
+	r.DELETE("/notes/:id", az.RequirePermission("notes.delete", authz.OrIf(notes.isAuthor)), notes.remove)
+	// Per-org notes: read and write in the org named by the URL. A
+	// membership in that org, or a global one, counts.
+	inOrg := authz.ScopeFromParam("org")
+	r.GET("/orgs/:org/notes", az.RequirePermission("read", inOrg), notes.list)
+	r.POST("/orgs/:org/notes", az.RequirePermission("edit", inOrg), notes.create)
+	// Deleting one names a note: the scope is the note's own org, never
+	// the URL's, which a moderator of another org could write (404 when
+	// they differ).
+	r.DELETE("/orgs/:org/notes/:id", az.RequirePermission("notes.delete", authz.ScopeFunc(notes.orgOf)), notes.remove)
 	return r, nil
-}
-
-// noteStore is the host app's own data: notes in memory.
-type noteStore struct {
-	mu    sync.Mutex
-	notes []note
-}
-
-type note struct {
-	Author string `json:"author"`
-	Text   string `json:"text"`
-}
-
-func (s *noteStore) list(c *gin.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c.JSON(http.StatusOK, gin.H{"notes": append([]note{}, s.notes...)})
-}
-
-// orgNotes is the host app's per-org notes (none yet: the example is
-// about the guard).
-type orgNotes struct{}
-
-func (orgNotes) list(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{"org": c.Param("org"), "notes": []note{}})
-}
-
-func (s *noteStore) create(c *gin.Context) {
-	var in struct {
-		Text string `json:"text" binding:"required,max=1000"`
-	}
-	if err := c.ShouldBindJSON(&in); err != nil {
-		c.JSON(http.StatusBadRequest, gin.H{"error": "send {\"text\": \"...\"}"})
-		return
-	}
-	user, _ := middleware.UserFrom(c)
-	s.mu.Lock()
-	s.notes = append(s.notes, note{Author: user, Text: in.Text})
-	s.mu.Unlock()
-	c.JSON(http.StatusCreated, gin.H{"author": user, "text": in.Text})
 }

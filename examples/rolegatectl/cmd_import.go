@@ -15,14 +15,23 @@ import (
 
 func newImportCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "import", Short: "Import from another authorization system"}
-	var file, dbURL, table string
+	var file, modelFile, dbURL, table string
 	var dryRun bool
 	casbin := &cobra.Command{
-		Use:   "casbin (--policy policy.csv | --db URL)",
-		Short: "Import a Casbin RBAC policy (adds only; rules with no RBAC meaning are listed and skipped)",
+		Use:   "casbin [--model model.conf] (--policy policy.csv | --db URL)",
+		Short: "Import a Casbin RBAC policy (adds only; refuses a model rolegate cannot express)",
 		Long: `Import a Casbin policy from a policy.csv or a casbin_rule table (--db with a
 postgres:// URL, or sqlite://PATH / file:PATH). Nothing is removed: roles,
 grants, inheritance and memberships are added in one transaction.
+
+With --model, the Casbin model (.conf) says what each field means. rolegate
+expresses RBAC (g(r.sub, p.sub) and r.X == p.X), with a role hierarchy,
+with resource roles (g2(r.obj, p.obj)), with domains (g = _, _, _ and
+r.dom == p.dom), and with a hierarchy in domains. Anything else (deny or
+priority effects, keyMatch/regexMatch/globMatch matchers, ABAC conditions,
+time-windowed role links, several policy types, a literal * as a name) is
+refused before anything is written, with exit code 2. Without --model the
+form is read from the policy's shape, and refused alike.
 
   p, ROLE, PERM            grant PERM
   p, ROLE, OBJ, ACT        grant "OBJ:ACT"
@@ -30,9 +39,14 @@ grants, inheritance and memberships are added in one transaction.
   g, USER, ROLE            membership (g, ROLE, ROLE: inheritance, when the first
                            field is itself a role, i.e. the second field of a g line)
   g, USER, ROLE, DOM       membership of USER in "ROLE@DOM", in scope DOM
+  g, ROLE, ROLE, DOM       "ROLE@DOM" inherits the other "ROLE@DOM"
   g2, OBJ, GROUP           grants on GROUP are granted on OBJ too
-A user granted permissions directly gets a role of the same name. Deny rules
-and anything else are listed as skipped.`,
+A user granted permissions directly gets a role of the same name (in a
+domain: "USER@DOM", in scope DOM) with the user as its only member. Role
+names are not subjects: ask a role with "rolegatectl check --role".
+
+Exit codes: 0 imported; 1 imported, but some lines were skipped (each is
+listed with its reason); 2 refused, nothing written.`,
 		Args: exactArgs(0),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, _ []string) error {
 			var rules []casbinimport.Rule
@@ -41,30 +55,53 @@ and anything else are listed as skipped.`,
 				// A URL with a password does not belong in shell history.
 				dbURL = g.env.getenv("ROLEGATE_CASBIN_DB")
 			}
+			var model *casbinimport.Model
+			if modelFile != "" {
+				f, err := os.Open(modelFile)
+				if err != nil {
+					return usageErr("--model: %s", casbinimport.Escape(err.Error()))
+				}
+				model, err = casbinimport.ReadModel(f)
+				f.Close()
+				if err != nil {
+					return usageErr("%s: %v", casbinimport.Escape(modelFile), err)
+				}
+			}
 			switch {
 			case (file == "") == (dbURL == ""):
 				return usageErr("give exactly one of --policy FILE and --db URL (or ROLEGATE_CASBIN_DB)")
 			case file != "":
 				f, err := os.Open(file)
 				if err != nil {
-					return usageErr("%v", err)
+					return usageErr("%s", casbinimport.Escape(err.Error()))
 				}
 				rules, err = casbinimport.ReadCSV(f)
 				f.Close()
 				if err != nil {
-					return usageErr("%s: %v", file, err)
+					return usageErr("%s: %s", casbinimport.Escape(file), casbinimport.Escape(err.Error()))
 				}
 			default:
 				if rules, err = readCasbinTable(ctx, dbURL, table); err != nil {
 					return err
 				}
 			}
-			res := casbinimport.Convert(rules)
+			res, err := casbinimport.Import(rules, model)
+			if err != nil {
+				// Refused: nothing is read from the server or written.
+				return usageErr("%v", err)
+			}
 			cur, err := readState(ctx, a, stateOptions{memberships: true, scopes: scopesOf(res.Policy), addOnly: true})
 			if err != nil {
 				return err
 			}
 			ops := authz.PlanPolicy(cur, mergePolicies(cur, res.Policy))
+			// A skipped line makes the exit code 1; nothing else changes.
+			done := func() error {
+				if len(res.Skipped) > 0 {
+					return silentExit(exitDenied)
+				}
+				return nil
+			}
 			w := cmd.OutOrStdout()
 			if g.output == "json" {
 				if res.Skipped == nil {
@@ -78,7 +115,10 @@ and anything else are listed as skipped.`,
 						return err
 					}
 				}
-				return printJSON(w, map[string]any{"dry_run": dryRun, "operations": ops, "skipped": res.Skipped})
+				if err := printJSON(w, map[string]any{"dry_run": dryRun, "operations": ops, "skipped": res.Skipped}); err != nil {
+					return err
+				}
+				return done()
 			}
 			for _, s := range res.Skipped {
 				where := ""
@@ -88,16 +128,22 @@ and anything else are listed as skipped.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "skipped %s%s (%s)\n", where, s.Text, s.Reason)
 			}
 			if dryRun {
-				return g.showPlan(w, ops)
+				if err := g.showPlan(w, ops); err != nil {
+					return err
+				}
+				return done()
 			}
 			if err := applyPlan(ctx, a, ops); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(w, "imported %d change(s), skipped %d rule(s)\n", len(ops), len(res.Skipped))
-			return err
+			if _, err = fmt.Fprintf(w, "imported %d change(s), skipped %d rule(s)\n", len(ops), len(res.Skipped)); err != nil {
+				return err
+			}
+			return done()
 		}),
 	}
 	casbin.Flags().StringVar(&file, "policy", "", "Casbin policy.csv")
+	casbin.Flags().StringVar(&modelFile, "model", "", "Casbin model (.conf) the policy is written for; without it, the form is read from the policy")
 	casbin.Flags().StringVar(&dbURL, "db", "", "database holding a casbin_rule table (postgres://..., sqlite://PATH); default $ROLEGATE_CASBIN_DB, which keeps a password out of shell history")
 	casbin.Flags().StringVar(&table, "table", "casbin_rule", "table name with --db")
 	casbin.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan and the skipped rules; change nothing")

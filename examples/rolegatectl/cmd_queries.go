@@ -43,12 +43,19 @@ func newUserCmd(g *globals) *cobra.Command {
 
 func newCheckCmd(g *globals) *cobra.Command {
 	var scope string
-	var explain bool
+	var explain, role bool
 	cmd := &cobra.Command{
-		Use:   "check USER PERMISSION",
-		Short: "Does the user hold the permission (exit 0 allowed, 1 denied)",
-		Args:  exactArgs(2, "USER", "PERMISSION"),
+		Use:   "check (USER | --role ROLE) PERMISSION",
+		Short: "Does the user (or with --role, the role) hold the permission (exit 0 allowed, 1 denied)",
+		Long: `Does the user hold the permission, through any of their roles and what
+those roles inherit. With --role, the first argument is a role, and the
+answer is the role's effective grant (its own and inherited): role names are
+not users.`,
+		Args: exactArgs(2, "USER", "PERMISSION"),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, args []string) error {
+			if role && scope != "" {
+				return usageErr("--scope applies to users; a role's grants hold in every scope")
+			}
 			if err := needScopes(ctx, a, scope); err != nil {
 				return err
 			}
@@ -59,8 +66,15 @@ func newCheckCmd(g *globals) *cobra.Command {
 			if explain {
 				q.Set("explain", "true")
 			}
+			path := "/api/has_permission/"
+			if role {
+				path = "/api/permission/"
+				if !explain {
+					q.Set("effective", "true")
+				}
+			}
 			var out map[string]any
-			if err := a.get(ctx, "/api/has_permission/"+seg(args[0])+"/"+seg(args[1]), q, &out); err != nil {
+			if err := a.get(ctx, path+seg(args[0])+"/"+seg(args[1]), q, &out); err != nil {
 				return err
 			}
 			allowed, _ := out["result"].(bool)
@@ -89,6 +103,7 @@ func newCheckCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&scope, "scope", "", "check in this scope (global memberships count in every scope)")
 	cmd.Flags().BoolVar(&explain, "explain", false, "show the path that grants the permission")
+	cmd.Flags().BoolVar(&role, "role", false, "the first argument is a role: does it hold the permission, itself or by inheritance")
 	return cmd
 }
 

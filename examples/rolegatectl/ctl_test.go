@@ -183,8 +183,8 @@ func TestExitCodes(t *testing.T) {
 	})
 }
 
-// TestKeyFile: the key is read from --key-file, and a file others can read
-// draws a warning.
+// TestKeyFile: the key is read from --key-file, and a file group or others
+// can read or write is refused.
 func TestKeyFile(t *testing.T) {
 	s := startServer(t, storagetest.SQLite(t))
 	k := newKey()
@@ -198,12 +198,25 @@ func TestKeyFile(t *testing.T) {
 	if len(roles) != 1 {
 		t.Fatalf("role made with the key file not seen with the same key: %v", roles)
 	}
-	if err := os.Chmod(p, 0o644); err != nil {
+	// A file group or others may read is refused, as the host app refuses
+	// one: exit 2, a message naming the file and the fix, nothing sent.
+	for _, mode := range []os.FileMode{0o644, 0o640, 0o604, 0o620} {
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		r := must(t, 2, s.url, "", "--key-file", p, "role", "add", "b")
+		if !strings.Contains(r.stderr, "group or others") || !strings.Contains(r.stderr, "chmod 600") || !strings.Contains(r.stderr, p) {
+			t.Errorf("mode %04o: stderr %q", mode, r.stderr)
+		}
+	}
+	jsonOut(t, s.url, k, &roles, "role", "list")
+	if len(roles) != 1 {
+		t.Errorf("a refused key file still wrote: %v", roles)
+	}
+	if err := os.Chmod(p, 0o400); err != nil {
 		t.Fatal(err)
 	}
-	if r := must(t, 0, s.url, "", "--key-file", p, "role", "list"); !strings.Contains(r.stderr, "readable by other users") {
-		t.Errorf("no warning for a world-readable key file: %q", r.stderr)
-	}
+	must(t, 0, s.url, "", "--key-file", p, "role", "list")
 }
 
 // TestCompletion: cobra's completion scripts are there.

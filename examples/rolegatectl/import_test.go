@@ -14,7 +14,7 @@ const fixtures = "casbinimport/testdata/"
 
 // TestImportCasbinCSV: the RBAC example imports with the answers Casbin
 // gives; a dry run changes nothing; a second import finds nothing to add;
-// deny rules are listed and skipped.
+// a policy with deny rules is refused.
 func TestImportCasbinCSV(t *testing.T) {
 	s := startServer(t, storagetest.SQLite(t))
 	k := newKey()
@@ -43,10 +43,11 @@ func TestImportCasbinCSV(t *testing.T) {
 	}
 
 	k2 := newKey()
-	r = must(t, 0, s.url, k2, "import", "casbin", "--policy", fixtures+"rbac_with_deny_policy.csv")
-	if !strings.Contains(r.stderr, "skipped line 5: p, alice, data2, write, deny (deny effect") {
-		t.Errorf("deny rule not listed: %q", r.stderr)
+	r = must(t, 2, s.url, k2, "import", "casbin", "--policy", fixtures+"rbac_with_deny_policy.csv")
+	if !strings.Contains(r.stderr, "deny effects") {
+		t.Errorf("deny policy not refused: %q", r.stderr)
 	}
+	must(t, 1, s.url, k2, "check", "alice", "data1:read") // refused: nothing written
 	must(t, 2, s.url, k2, "import", "casbin")
 	must(t, 2, s.url, k2, "import", "casbin", "--policy", "nonexistent.csv")
 }
@@ -69,7 +70,7 @@ func TestImportCasbinTable(t *testing.T) {
 		ctx := context.Background()
 		for _, q := range []string{
 			`CREATE TABLE casbin_rule (` + id + `, ptype VARCHAR(100), v0 VARCHAR(100), v1 VARCHAR(100), v2 VARCHAR(100), v3 VARCHAR(100), v4 VARCHAR(100), v5 VARCHAR(100))`,
-			`INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES ('p', 'data2_admin', 'data2', 'read', '', '', ''), ('p', 'data2_admin', 'data2', 'write', NULL, NULL, NULL), ('g', 'alice', 'data2_admin', '', '', '', ''), ('p', 'x', 'y', 'z', 'deny', '', '')`,
+			`INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES ('p', 'data2_admin', 'data2', 'read', '', '', ''), ('p', 'data2_admin', 'data2', 'write', NULL, NULL, NULL), ('g', 'alice', 'data2_admin', '', '', '', ''), ('p', 'x', 'y/z', 'z', '', '', '')`,
 		} {
 			if _, err := db.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
@@ -77,8 +78,8 @@ func TestImportCasbinTable(t *testing.T) {
 		}
 		db.Close()
 		k := newKey()
-		r := must(t, 0, s.url, k, "import", "casbin", "--db", url)
-		if !strings.Contains(r.stdout, "skipped 1 rule(s)") || !strings.Contains(r.stderr, "deny") {
+		r := must(t, 1, s.url, k, "import", "casbin", "--db", url)
+		if !strings.Contains(r.stdout, "skipped 1 rule(s)") || !strings.Contains(r.stderr, "not a valid rolegate name") {
 			t.Errorf("import: %q %q", r.stdout, r.stderr)
 		}
 		must(t, 0, s.url, k, "check", "alice", "data2:write")
@@ -87,7 +88,7 @@ func TestImportCasbinTable(t *testing.T) {
 		var out, errb strings.Builder
 		envs := map[string]string{"ROLEGATE_KEY": newKey(), "ROLEGATE_CASBIN_DB": url}
 		if code := run([]string{"--url", s.url, "import", "casbin", "--dry-run"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-			getenv: func(k string) string { return envs[k] }}); code != 0 || !strings.Contains(out.String(), "data2_admin") {
+			getenv: func(k string) string { return envs[k] }}); code != 1 || !strings.Contains(out.String(), "data2_admin") {
 			t.Errorf("ROLEGATE_CASBIN_DB: exit %d, %q %q", code, out.String(), errb.String())
 		}
 		must(t, 2, s.url, k, "import", "casbin", "--db", url, "--table", "x; drop")

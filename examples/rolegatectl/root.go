@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/rolegate/rolegate/examples/rolegatectl/casbinimport"
 )
 
 // env is what a run reads and writes besides its arguments, so that tests
@@ -105,12 +107,18 @@ func (g *globals) client() (*api, error) {
 // key reads the client key from --key-file, else ROLEGATE_KEY.
 func (g *globals) key() (string, error) {
 	if g.keyFile != "" {
-		b, err := os.ReadFile(g.keyFile)
+		// The key is a bearer secret: like the host app, refuse a file that
+		// group or others may read (or write), before reading it.
+		st, err := os.Stat(g.keyFile)
 		if err != nil {
 			return "", usageErr("--key-file: %v", err)
 		}
-		if st, err := os.Stat(g.keyFile); err == nil && st.Mode().Perm()&0o077 != 0 {
-			fmt.Fprintf(g.env.stderr, "rolegatectl: warning: %s is readable by other users (chmod 600 it)\n", g.keyFile)
+		if perm := st.Mode().Perm(); perm&0o077 != 0 {
+			return "", usageErr("--key-file %s has mode %04o: group or others can read or write it; the key is a secret (chmod 600 %s)", casbinimport.Escape(g.keyFile), perm, casbinimport.Escape(g.keyFile))
+		}
+		b, err := os.ReadFile(g.keyFile)
+		if err != nil {
+			return "", usageErr("--key-file: %v", err)
 		}
 		k := strings.TrimSpace(string(b))
 		if k == "" {

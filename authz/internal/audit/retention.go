@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -24,21 +25,55 @@ type Pruner struct {
 	// Writers, when set, queues each delete with the process's other
 	// writers (SQLite allows one writer at a time).
 	Writers *sync.Mutex
+
+	written atomic.Int64  // records written by this process since the last prune
+	poke    chan struct{} // wakes Run before its tick (see Wrote)
+	once    sync.Once
 }
+
+// pokeShare is the share of MaxRecords that this process may write before
+// the bound is enforced again, rather than waiting for the next tick: a
+// stranger writing as fast as the store takes it then keeps the table
+// within MaxRecords plus about that share (1%), not millions over it.
+const pokeShare = 100
+
+// Wrote tells the pruner that n audit records were written. Once a
+// process has written a share of MaxRecords since the last prune, Run
+// prunes again at once (amortised: one prune per share written, never in
+// the writer's own path).
+func (p *Pruner) Wrote(n int) {
+	if p == nil || n <= 0 {
+		return
+	}
+	p.init()
+	if p.written.Add(int64(n)) < max(int64(p.MaxRecords/pokeShare), 1) {
+		return
+	}
+	select {
+	case p.poke <- struct{}{}:
+	default: // a prune is already due
+	}
+}
+
+func (p *Pruner) init() { p.once.Do(func() { p.poke = make(chan struct{}, 1) }) }
 
 // Run deletes audit records older than Retention and, beyond MaxRecords,
 // the oldest of the clients holding the most: at once, then every Every,
 // until ctx ends. Every replica does it; the deletes are idempotent, so
 // they only share the work.
+// Wrote also wakes it early, when the bound may have been passed.
 func (p *Pruner) Run(ctx context.Context) {
+	p.init()
 	t := time.NewTicker(p.Every)
 	defer t.Stop()
 	for {
+		p.written.Store(0)
 		p.Prune(ctx)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-p.poke:
 		}
 	}
 }

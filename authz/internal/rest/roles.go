@@ -1,4 +1,4 @@
-package authz
+package rest
 
 import (
 	"bytes"
@@ -8,77 +8,70 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
-	"github.com/rolegate/rolegate/storage"
 )
 
-// restRoleRoutes: GET /api/roles, POST and DELETE /api/role/:role.
-func restRoleRoutes() []restRoute {
-	roleParam := []restParam{{"role", "role"}}
-	roleResource := func(call *restCall) string { return "role:" + call.args[0] }
-	return []restRoute{{
+// roleRoutes: GET /api/roles, POST and DELETE /api/role/:role.
+func roleRoutes() []route {
+	roleParam := []param{{"role", "role"}}
+	roleResource := func(call *request) string { return "role:" + call.args[0] }
+	return []route{{
 		method: http.MethodGet, path: "/api/roles", action: "roles", list: true,
-		stream: func(call *restCall, w *restListWriter) error {
-			return storage.EachRole(call.ctx, call.cl.az.db, call.cl.scope, call.window(), func(roles []storage.Role) error {
-				for _, r := range roles {
-					if err := w.entry(Role{Role: r.Name, Description: r.Description}); err != nil {
-						return err
-					}
-				}
-				return w.flush()
-			})
+		stream: func(call *request, w *listWriter) error {
+			return call.cl.EachRole(call.ctx, call.window(), eachEntry[rbac.Role](w))
 		},
 	}, {
 		method: http.MethodPost, path: "/api/role/:role", action: "add_role", params: roleParam, write: true,
 		resource: roleResource,
-		run: func(call *restCall) (int, string, any, error) {
+		run: func(call *request) (int, string, any, error) {
 			var body struct {
 				Description string `json:"description"`
 			}
-			if err := restReadBody(call, &body, `an optional "description" string`); err != nil {
+			if err := readBody(call, &body, `an optional "description" string`); err != nil {
 				return 0, "", nil, err
 			}
-			if err := checkDescription(body.Description); err != nil {
-				return 0, "", nil, restRefuse(err)
+			if err := call.cl.CheckDescription(body.Description); err != nil {
+				return 0, "", nil, refuse(err)
 			}
 			role := call.args[0]
 			ok, err := call.cl.AddRole(call.ctx, role, body.Description)
 			if err != nil {
 				return 0, "", nil, err
 			}
-			out := Role{Role: role, Description: body.Description}
+			out := rbac.Role{Role: role, Description: body.Description}
 			if !ok {
 				// Adding an existing role leaves its description alone:
 				// answer what is stored.
-				r, err := storage.GetRole(call.ctx, call.cl.az.db, call.cl.scope, role)
+				r, err := call.cl.GetRole(call.ctx, role)
 				switch {
 				case err == nil:
 					out.Description = r.Description
-				case !errors.Is(err, ErrRoleNotFound): // deleted meanwhile: answer what was asked
+				case !errors.Is(err, rbac.ErrRoleNotFound): // deleted meanwhile: answer what was asked
 					return 0, "", nil, err
 				}
 			}
-			status, msg := restCreated(ok, "role")
+			status, msg := created(ok, "role")
 			return status, msg, out, nil
 		},
 	}, {
 		method: http.MethodDelete, path: "/api/role/:role", action: "del_role", params: roleParam, write: true,
 		resource: roleResource,
-		run: func(call *restCall) (int, string, any, error) {
+		run: func(call *request) (int, string, any, error) {
 			ok, err := call.cl.DelRole(call.ctx, call.args[0])
 			if err != nil {
 				return 0, "", nil, err
 			}
-			return restDeletedAnswer(ok, "role")
+			return deletedAnswer(ok, "role")
 		},
 	}}
 }
 
-// restReadBody decodes an optional JSON object body into dst. No body, or
+// readBody decodes an optional JSON object body into dst. No body, or
 // only white space, leaves dst alone; anything else must be one JSON
 // object with no fields other than dst's. want describes the allowed
 // fields for the error message. A body over the limit is a 413.
-func restReadBody(call *restCall, dst any, want string) error {
+func readBody(call *request, dst any, want string) error {
 	r := call.c.Request.Body
 	if r == nil || r == http.NoBody {
 		return nil
@@ -86,14 +79,14 @@ func restReadBody(call *restCall, dst any, want string) error {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		if middleware.IsBodyTooLarge(err) {
-			return restRefuse(fmt.Errorf("%w: over %d bytes", errBodyTooLarge, middleware.DefaultBodyLimit))
+			return refuse(fmt.Errorf("%w: over %d bytes", errBodyTooLarge, middleware.DefaultBodyLimit))
 		}
-		return restRefuse(fmt.Errorf("%w: body could not be read", errBadRequest))
+		return refuse(fmt.Errorf("%w: body could not be read", errBadRequest))
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
-	bad := restRefuse(fmt.Errorf("%w: body must be empty or a JSON object with %s", errBadRequest, want))
+	bad := refuse(fmt.Errorf("%w: body must be empty or a JSON object with %s", errBadRequest, want))
 	if bytes.TrimSpace(raw)[0] != '{' {
 		return bad
 	}

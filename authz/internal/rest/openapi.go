@@ -1,4 +1,4 @@
-package authz
+package rest
 
 import (
 	_ "embed"
@@ -14,31 +14,22 @@ import (
 //go:embed openapi.json
 var openAPISource []byte
 
-// openAPIDocument is the document as served by one Mount: only the routes
-// it mounted (no login routes without providers, no sample routes without
-// their credentials, no OPTIONS operations with CORS off), and its server
-// URL is the prefix Mount was given, so that clients generated from it
-// call the right paths.
-func openAPIDocument(basePath string, mounted openAPIMounted) ([]byte, error) {
+// OpenAPIDocument is the document as served by one Mount: only the routes
+// it mounted (omit lists the paths of the optional routes it did not
+// mount: the login routes without providers, the sample routes without
+// their credentials, /metrics without a gatherer; with cors false, no
+// OPTIONS operations), and its server URL is the prefix Mount was given,
+// so that clients generated from it call the right paths.
+func OpenAPIDocument(basePath string, omit []string, cors bool) ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(openAPISource, &doc); err != nil {
 		return nil, fmt.Errorf("openapi.json: %w", err)
 	}
 	paths, _ := doc["paths"].(map[string]any)
-	if !mounted.login {
-		for _, p := range loginPaths {
-			delete(paths, p.path)
-		}
+	for _, p := range omit {
+		delete(paths, p)
 	}
-	if !mounted.samples {
-		for _, p := range samplePaths {
-			delete(paths, p.path)
-		}
-	}
-	if !mounted.metrics {
-		delete(paths, "/metrics")
-	}
-	if !mounted.cors {
+	if !cors {
 		for _, item := range paths {
 			if ops, ok := item.(map[string]any); ok {
 				delete(ops, "options")
@@ -52,9 +43,6 @@ func openAPIDocument(basePath string, mounted openAPIMounted) ([]byte, error) {
 	}
 	return json.MarshalIndent(doc, "", "  ")
 }
-
-// openAPIMounted says which optional groups of routes a Mount registered.
-type openAPIMounted struct{ login, samples, cors, metrics bool }
 
 // keepUsedTags drops the tags that no remaining operation uses (a strict
 // linter flags them).

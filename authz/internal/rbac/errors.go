@@ -1,4 +1,4 @@
-package authz
+package rbac
 
 import (
 	"errors"
@@ -35,4 +35,15 @@ var (
 	// rather than written in plain text or under the wrong key, until this
 	// one restarts with the store's key. Wraps ErrUnavailable.
 	ErrEncryptionRequired = storage.ErrKeyMismatch
+	// ErrQuotaExceeded: in open mode (no admin keys configured), a write
+	// would take a namespace past AUTH_MAX_ROWS_PER_CLIENT rows, or the
+	// store past AUTH_MAX_NAMESPACES namespaces. Nothing was stored. HTTP
+	// 507 Insufficient Storage: the request is fine but the server will not
+	// store more for it, and waiting does not change that (429 would tell a
+	// client to retry later, which never helps here); deleting rows, or an
+	// operator raising the limit, does.
+	ErrQuotaExceeded = errors.New("storage quota exceeded")
+	// ErrBadRequest: a malformed request, body, batch or query parameter
+	// (HTTP 400).
+	ErrBadRequest = errors.New("malformed request")
 )

@@ -1,44 +1,48 @@
-package authz
+package rest
 
 import (
 	"errors"
 	"net/http"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 )
 
 // Errors of the REST layer that are not errors of the library API.
 var (
 	// errBadRequest: a malformed body or query parameter (HTTP 400).
-	errBadRequest = errors.New("malformed request")
+	errBadRequest = rbac.ErrBadRequest
 	// errBodyTooLarge: a request body over the limit (HTTP 413).
 	errBodyTooLarge = errors.New("request body too large")
 )
 
-// statusOf maps an error of the library API to its HTTP status and a short
+// StatusOf maps an error of the library API to its HTTP status and a short
 // reason; the one place where errors become statuses.
-func statusOf(err error) (int, string) {
+func StatusOf(err error) (int, string) {
 	switch {
-	case errors.Is(err, ErrInvalidName):
+	case errors.Is(err, rbac.ErrInvalidName):
 		return http.StatusBadRequest, "invalid name"
-	case errors.Is(err, errBadRequest):
+	case errors.Is(err, rbac.ErrBadRequest):
 		return http.StatusBadRequest, "malformed request"
 	case errors.Is(err, errBodyTooLarge):
 		return http.StatusRequestEntityTooLarge, "body too large"
-	case errors.Is(err, ErrInvalidClientKey):
+	case errors.Is(err, rbac.ErrInvalidClientKey):
 		return http.StatusUnauthorized, "invalid client key"
-	case errors.Is(err, ErrRoleNotFound):
+	case errors.Is(err, rbac.ErrRoleNotFound):
 		return http.StatusNotFound, "role not found"
-	case errors.Is(err, ErrQuotaExceeded):
+	case errors.Is(err, rbac.ErrQuotaExceeded):
 		return http.StatusInsufficientStorage, "storage quota exceeded"
-	case errors.Is(err, ErrCycle):
+	case errors.Is(err, rbac.ErrCycle):
 		return http.StatusConflict, "inheritance cycle"
-	case errors.Is(err, ErrUnavailable), errors.Is(err, ErrClosed):
+	case errors.Is(err, rbac.ErrUnavailable), errors.Is(err, rbac.ErrClosed):
 		return http.StatusServiceUnavailable, "store unavailable"
 	default:
 		return http.StatusInternalServerError, "internal error"
 	}
 }
 
-func refusalReason(err error) string {
-	_, reason := statusOf(err)
+// Reason is the short reason of StatusOf: what the audit log, a span and
+// the decision log record of a refusal.
+func Reason(err error) string {
+	_, reason := StatusOf(err)
 	return reason
 }

@@ -1,4 +1,4 @@
-package authz
+package rest
 
 import (
 	"bufio"
@@ -10,16 +10,11 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
-	"github.com/rolegate/rolegate/storage"
 )
 
-// listWindow is how many entries a list route reads from the store, and
-// holds in memory, at a time. A variable so that tests can make lists span
-// many windows.
-var listWindow = 1000
-
-// restListWriter writes the success envelope of a list route one entry at
+// listWriter writes the success envelope of a list route one entry at
 // a time, so that the memory of a response does not grow with the list:
 // {"success":true,"code":200,"message":"ok","data":[ then each entry, then
 // ],"timestamp":"..."}, byte for byte what middleware.Respond writes for
@@ -30,16 +25,16 @@ var listWindow = 1000
 // so an error while reading the first window (role not found, store
 // unavailable) still gets its error envelope. Once the envelope has begun
 // its status cannot change: a later error aborts the connection
-// (restStream), so that the client sees a truncated body, never a
+// (streamList), so that the client sees a truncated body, never a
 // success that lists only part of the entries.
-type restListWriter struct {
+type listWriter struct {
 	c       *gin.Context
 	bw      *bufio.Writer
 	started bool
 	n       int
 }
 
-func (w *restListWriter) start() error {
+func (w *listWriter) start() error {
 	w.started = true
 	w.c.Header("Content-Type", "application/json; charset=utf-8")
 	w.c.Status(http.StatusOK)
@@ -49,7 +44,7 @@ func (w *restListWriter) start() error {
 }
 
 // entry writes one entry of the data array.
-func (w *restListWriter) entry(v any) error {
+func (w *listWriter) entry(v any) error {
 	if !w.started {
 		if err := w.start(); err != nil {
 			return err
@@ -71,7 +66,7 @@ func (w *restListWriter) entry(v any) error {
 
 // flush sends what is buffered, at the end of a window, down to the
 // connection: a long list reaches the client as it is read.
-func (w *restListWriter) flush() error {
+func (w *listWriter) flush() error {
 	if !w.started {
 		return nil
 	}
@@ -83,7 +78,7 @@ func (w *restListWriter) flush() error {
 }
 
 // finish closes the array and the envelope.
-func (w *restListWriter) finish() error {
+func (w *listWriter) finish() error {
 	if !w.started {
 		if err := w.start(); err != nil {
 			return err
@@ -102,14 +97,14 @@ func (w *restListWriter) finish() error {
 	return w.bw.Flush()
 }
 
-// restStream answers a list route: rt.stream writes the entries through w
+// streamList answers a list route: rt.stream writes the entries through w
 // window by window. An error before anything was written is answered with
 // the error envelope as for any route. After that the response is already
 // a 200 with part of the list: the error is logged and the connection
 // aborted (http.ErrAbortHandler, which net/http and both recoveries pass
 // on), so the body stays invalid JSON instead of ending as a success.
-func (az *Authz) restStream(c *gin.Context, ctx context.Context, rt restRoute, call *restCall) {
-	w := &restListWriter{c: c}
+func (a *API) streamList(c *gin.Context, ctx context.Context, rt route, call *request) {
+	w := &listWriter{c: c}
 	err := rt.stream(call, w)
 	if err == nil {
 		err = w.finish()
@@ -118,22 +113,22 @@ func (az *Authz) restStream(c *gin.Context, ctx context.Context, rt restRoute, c
 		return
 	}
 	if !w.started {
-		az.restFail(c, ctx, rt, call, err)
+		a.fail(c, ctx, rt, call, err)
 		return
 	}
-	az.log.LogAttrs(ctx, slog.LevelError, "rest: list failed after its first entries; connection aborted",
+	a.log.LogAttrs(ctx, slog.LevelError, "rest: list failed after its first entries; connection aborted",
 		slog.String("action", rt.action), slog.String("request_id", middleware.RequestIDFrom(c)),
 		slog.Int("entries_sent", w.n), slog.String("error", err.Error()))
 	panic(http.ErrAbortHandler)
 }
 
-// window is the storage.ListWindow of a list request.
-func (call *restCall) window() storage.ListWindow {
-	return storage.ListWindow{After: call.page.after, Limit: call.page.limit, Window: listWindow}
+// window is the rbac.ListWindow of a list request.
+func (call *request) window() rbac.ListWindow {
+	return rbac.ListWindow{After: call.page.after, Limit: call.page.limit}
 }
 
-// restEachName writes each window of names as entries made by wrap.
-func restEachName[E any](w *restListWriter, wrap func(string) E) func([]string) error {
+// eachName writes each window of names as entries made by wrap.
+func eachName[E any](w *listWriter, wrap func(string) E) func([]string) error {
 	return func(names []string) error {
 		for _, n := range names {
 			if err := w.entry(wrap(n)); err != nil {
@@ -144,12 +139,12 @@ func restEachName[E any](w *restListWriter, wrap func(string) E) func([]string) 
 	}
 }
 
-// restEachMember writes each window of (name, scope) entries as entries
-// made by wrap (the scoped views).
-func restEachMember[E any](w *restListWriter, wrap func(storage.Member) E) func([]storage.Member) error {
-	return func(page []storage.Member) error {
-		for _, m := range page {
-			if err := w.entry(wrap(m)); err != nil {
+// eachEntry writes each window of entries as they are (the scoped views,
+// the roles with their descriptions).
+func eachEntry[E any](w *listWriter) func([]E) error {
+	return func(page []E) error {
+		for _, e := range page {
+			if err := w.entry(e); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,301 @@
+package authz
+
+import (
+	"context"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
+	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/storage"
+)
+
+// The values the library API and the REST API share, defined in
+// authz/internal/rbac; see each type there.
+type (
+	// Role is a role with its description.
+	Role = rbac.Role
+	// ScopedRole is an entry of GetUserRolesIn and EachUserRoleIn: Scope
+	// is empty for a global membership.
+	ScopedRole = rbac.ScopedRole
+	// ScopedUser is an entry of GetRoleMembersIn, WhichUsersCanIn and
+	// their Each methods: Scope is empty when a global membership is what
+	// counts.
+	ScopedUser = rbac.ScopedUser
+	// ScopedMembership is an entry of EachScopedMembership and of GET
+	// /api/scoped_memberships: a membership that holds in one scope only.
+	ScopedMembership = rbac.ScopedMembership
+	// Grant is the path by which a user holds a permission: answers "why".
+	Grant = rbac.Grant
+	// RoleCounts is how much hangs on one role: what deleting it removes.
+	RoleCounts = rbac.RoleCounts
+	// ListWindow is the part of a list an Each method reads: the entries
+	// after After ("" for the first), at most Limit of them (0: all).
+	ListWindow = rbac.ListWindow
+	// ScopedWindow is ListWindow for EachScopedMembership.
+	ScopedWindow = rbac.ScopedWindow
+	// AuditRecord is one audited change or refusal (AuditRecords).
+	AuditRecord = rbac.AuditRecord
+)
+
+// Typed errors of the library API; test them with errors.Is. Each is the
+// same value as its namesake in authz/internal/rbac, which documents it.
+var (
+	// ErrRoleNotFound: a grant, a membership or a listing named a role that
+	// does not exist in the client's namespace (HTTP 404).
+	ErrRoleNotFound = rbac.ErrRoleNotFound
+	// ErrInvalidName: a role, permission or user name breaks the naming
+	// rule (HTTP 400). Nothing was stored.
+	ErrInvalidName = rbac.ErrInvalidName
+	// ErrInvalidClientKey: the client key is not a UUID version 4 (HTTP 401).
+	ErrInvalidClientKey = rbac.ErrInvalidClientKey
+	// ErrUnavailable: the store could not be reached (HTTP 503). Guards
+	// fail closed on it.
+	ErrUnavailable = rbac.ErrUnavailable
+	// ErrNoClientKey: a guard or HostClient was asked for, but no host
+	// client key is configured (Config.ClientKey, AUTH_CLIENT_KEY).
+	ErrNoClientKey = rbac.ErrNoClientKey
+	// ErrCycle: an inheritance would make a role inherit from itself,
+	// directly or through others (HTTP 409). Nothing was stored.
+	ErrCycle = rbac.ErrCycle
+	// ErrClosed: the value returned by Open was closed.
+	ErrClosed = rbac.ErrClosed
+	// ErrEncryptionRequired: the store's encryption state is not this
+	// process's (encryption turned on, or the key rotated, by another
+	// replica); the write is refused (HTTP 503). Wraps ErrUnavailable.
+	ErrEncryptionRequired = rbac.ErrEncryptionRequired
+	// ErrQuotaExceeded: in open mode, a write would take a namespace past
+	// AUTH_MAX_ROWS_PER_CLIENT rows or the store past AUTH_MAX_NAMESPACES
+	// namespaces (HTTP 507). Nothing was stored.
+	ErrQuotaExceeded = rbac.ErrQuotaExceeded
+
+	// errBadRequest: a malformed batch, body or query parameter (HTTP 400).
+	errBadRequest = rbac.ErrBadRequest
+)
+
+// listWindow is how many entries an Each method reads from the store, and
+// holds in memory, at a time. A variable so that tests can make lists span
+// many windows.
+var listWindow = 1000
+
+// The Each methods read a list window by window: fn gets each window of
+// entries, in the order of the list (by name, Go's byte order), and then
+// the window is forgotten, so a list of any length costs memory that grows
+// with the window (1,000 entries), not with the list. An error from fn
+// stops the list and is returned. Windows are separate reads: an entry
+// added or removed meanwhile may or may not be listed, but none is listed
+// twice. The REST API answers every list through them.
+
+func (c *Client) window(w ListWindow) storage.ListWindow {
+	return storage.ListWindow{After: middleware.NormalizeName(w.After), Limit: w.Limit, Window: listWindow}
+}
+
+// eachName normalises and checks the name of a per-name list, then reads it.
+func (c *Client) eachName(kind, name string, read func(string) error) error {
+	name = middleware.NormalizeName(name)
+	if err := checkNames(kind, name); err != nil {
+		return err
+	}
+	return read(name)
+}
+
+// eachScoped is eachName for the lists of one scope.
+func (c *Client) eachScoped(scope, kind, name string, read func(scope, name string) error) error {
+	scope, name = middleware.NormalizeName(scope), middleware.NormalizeName(name)
+	if err := checkNames("scope", scope, kind, name); err != nil {
+		return err
+	}
+	return read(scope, name)
+}
+
+// EachRole reads the client's roles with their descriptions (Roles).
+func (c *Client) EachRole(ctx context.Context, w ListWindow, fn func([]Role) error) error {
+	return storage.EachRole(ctx, c.az.db, c.scope, c.window(w), func(rows []storage.Role) error {
+		page := make([]Role, len(rows))
+		for i, r := range rows {
+			page[i] = Role{Role: r.Name, Description: r.Description}
+		}
+		return fn(page)
+	})
+}
+
+// EachUserPermission reads the permissions user holds through global
+// memberships (GetUserPermissions).
+func (c *Client) EachUserPermission(ctx context.Context, user string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("user", user, func(user string) error {
+		return storage.EachUserPermission(ctx, c.az.db, c.scope, user, c.window(w), fn)
+	})
+}
+
+// EachUserPermissionIn reads the permissions user holds in scope
+// (GetUserPermissionsIn).
+func (c *Client) EachUserPermissionIn(ctx context.Context, scope, user string, w ListWindow, fn func([]string) error) error {
+	return c.eachScoped(scope, "user", user, func(scope, user string) error {
+		return storage.EachUserPermissionIn(ctx, c.az.db, c.scope, scope, user, c.window(w), fn)
+	})
+}
+
+// EachUserRole reads the roles user is a global member of (GetUserRoles).
+func (c *Client) EachUserRole(ctx context.Context, user string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("user", user, func(user string) error {
+		return storage.EachUserRole(ctx, c.az.db, c.scope, user, c.window(w), fn)
+	})
+}
+
+// EachUserRoleIn reads user's roles globally and in scope
+// (GetUserRolesIn).
+func (c *Client) EachUserRoleIn(ctx context.Context, scope, user string, w ListWindow, fn func([]ScopedRole) error) error {
+	return c.eachScoped(scope, "user", user, func(scope, user string) error {
+		return storage.EachUserRoleIn(ctx, c.az.db, c.scope, scope, user, c.window(w), func(m []storage.Member) error {
+			page := make([]ScopedRole, len(m))
+			for i, e := range m {
+				page[i] = ScopedRole{Role: e.Name, Scope: e.Scope}
+			}
+			return fn(page)
+		})
+	})
+}
+
+// EachRolePermission reads role's own permissions; ErrRoleNotFound when it
+// does not exist (GetPermissions).
+func (c *Client) EachRolePermission(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("role", role, func(role string) error {
+		return storage.EachRolePermission(ctx, c.az.db, c.scope, role, c.window(w), fn)
+	})
+}
+
+// EachEffectivePermission reads role's permissions, its own and inherited;
+// ErrRoleNotFound when it does not exist (GetEffectivePermissions).
+func (c *Client) EachEffectivePermission(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("role", role, func(role string) error {
+		return storage.EachRoleEffectivePermission(ctx, c.az.db, c.scope, role, c.window(w), fn)
+	})
+}
+
+// EachRoleMember reads role's global members; ErrRoleNotFound when it
+// does not exist (GetRoleMembers).
+func (c *Client) EachRoleMember(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("role", role, func(role string) error {
+		return storage.EachRoleMember(ctx, c.az.db, c.scope, role, c.window(w), fn)
+	})
+}
+
+// EachRoleMemberIn reads role's members globally and in scope
+// (GetRoleMembersIn).
+func (c *Client) EachRoleMemberIn(ctx context.Context, scope, role string, w ListWindow, fn func([]ScopedUser) error) error {
+	return c.eachScoped(scope, "role", role, func(scope, role string) error {
+		return storage.EachRoleMemberIn(ctx, c.az.db, c.scope, scope, role, c.window(w), scopedUserPages(fn))
+	})
+}
+
+// EachWhichRoleCan reads the roles granted the permission (WhichRolesCan).
+func (c *Client) EachWhichRoleCan(ctx context.Context, name string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("permission", name, func(name string) error {
+		return storage.EachWhichRoleCan(ctx, c.az.db, c.scope, name, c.window(w), fn)
+	})
+}
+
+// EachWhichUserCan reads the users holding the permission through global
+// memberships (WhichUsersCan).
+func (c *Client) EachWhichUserCan(ctx context.Context, name string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("permission", name, func(name string) error {
+		return storage.EachWhichUserCan(ctx, c.az.db, c.scope, name, c.window(w), fn)
+	})
+}
+
+// EachWhichUserCanIn reads the users holding the permission in scope
+// (WhichUsersCanIn).
+func (c *Client) EachWhichUserCanIn(ctx context.Context, scope, name string, w ListWindow, fn func([]ScopedUser) error) error {
+	return c.eachScoped(scope, "permission", name, func(scope, name string) error {
+		return storage.EachWhichUserCanIn(ctx, c.az.db, c.scope, scope, name, c.window(w), scopedUserPages(fn))
+	})
+}
+
+// EachParent reads the roles role inherits from directly; ErrRoleNotFound
+// when it does not exist (GetParents).
+func (c *Client) EachParent(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("role", role, func(role string) error {
+		return storage.EachRoleParent(ctx, c.az.db, c.scope, role, c.window(w), fn)
+	})
+}
+
+// EachChild reads the roles that inherit from role directly, the reverse
+// of EachParent; ErrRoleNotFound when it does not exist.
+func (c *Client) EachChild(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
+	return c.eachName("role", role, func(role string) error {
+		return storage.EachRoleChild(ctx, c.az.db, c.scope, role, c.window(w), fn)
+	})
+}
+
+// EachScopedMembership reads every scoped membership of the client, in
+// every scope, ordered by scope, user and role.
+func (c *Client) EachScopedMembership(ctx context.Context, w ScopedWindow, fn func([]ScopedMembership) error) error {
+	win := storage.ScopedWindow{
+		After: storage.ScopedMembership{
+			Scope: middleware.NormalizeName(w.After.Scope), User: middleware.NormalizeName(w.After.User),
+			Role: middleware.NormalizeName(w.After.Role),
+		},
+		Limit: w.Limit, Window: listWindow,
+	}
+	return storage.EachScopedMembership(ctx, c.az.db, c.scope, win, func(rows []storage.ScopedMembership) error {
+		page := make([]ScopedMembership, len(rows))
+		for i, m := range rows {
+			page[i] = ScopedMembership{User: m.User, Role: m.Role, Scope: m.Scope}
+		}
+		return fn(page)
+	})
+}
+
+// GetRole returns one role with its description; ErrRoleNotFound when it
+// does not exist.
+func (c *Client) GetRole(ctx context.Context, role string) (Role, error) {
+	role = middleware.NormalizeName(role)
+	if err := checkNames("role", role); err != nil {
+		return Role{}, err
+	}
+	r, err := storage.GetRole(ctx, c.az.db, c.scope, role)
+	if err != nil {
+		return Role{}, err
+	}
+	return Role{Role: r.Name, Description: r.Description}, nil
+}
+
+// CountRole counts what hangs on role: its direct grants, global and
+// scoped memberships, and inheritance links either way.
+func (c *Client) CountRole(ctx context.Context, role string) (RoleCounts, error) {
+	role = middleware.NormalizeName(role)
+	if err := checkNames("role", role); err != nil {
+		return RoleCounts{}, err
+	}
+	n, err := storage.CountRole(ctx, c.az.db, c.scope, role)
+	if err != nil {
+		return RoleCounts{}, err
+	}
+	return RoleCounts{Permissions: n.Permissions, Members: n.Members, ScopedMembers: n.ScopedMembers,
+		Parents: n.Parents, Children: n.Children}, nil
+}
+
+// AuditRecords returns the client's own audit records, newest first: at
+// most limit of them, with ids below before (0: from the newest), of one
+// action only unless action is "". A client sees only records under its
+// own fingerprint.
+func (c *Client) AuditRecords(ctx context.Context, action string, before int64, limit int) ([]AuditRecord, error) {
+	recs, err := storage.ListAuditAction(ctx, c.az.db, c.fingerprint, action, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AuditRecord, len(recs))
+	for i, r := range recs {
+		out[i] = AuditRecord{ID: r.ID, At: r.At, Client: r.Client, Action: r.Action, Resource: r.Resource,
+			Outcome: r.Outcome, RequestID: r.RequestID, ClientRequestID: r.ClientRequestID, RemoteAddr: r.RemoteAddr}
+	}
+	return out, nil
+}
+
+func scopedUserPages(fn func([]ScopedUser) error) func([]storage.Member) error {
+	return func(m []storage.Member) error {
+		page := make([]ScopedUser, len(m))
+		for i, e := range m {
+			page[i] = ScopedUser{User: e.Name, Scope: e.Scope}
+		}
+		return fn(page)
+	}
+}

@@ -1,0 +1,104 @@
+package rbac
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rolegate/rolegate/middleware"
+)
+
+// Role is a role with its description.
+type Role struct {
+	Role        string `json:"role"`
+	Description string `json:"description"`
+}
+
+// ScopedRole is an entry of GetUserRolesIn: Scope is empty for a global
+// membership.
+type ScopedRole struct {
+	Role  string `json:"role"`
+	Scope string `json:"scope,omitempty"`
+}
+
+// ScopedUser is an entry of GetRoleMembersIn and WhichUsersCanIn: Scope is
+// empty when a global membership is what counts.
+type ScopedUser struct {
+	User  string `json:"user"`
+	Scope string `json:"scope,omitempty"`
+}
+
+// ScopedMembership is a membership that holds in one scope only: an entry
+// of EachScopedMembership and of GET /api/scoped_memberships.
+type ScopedMembership struct {
+	User  string `json:"user"`
+	Role  string `json:"role"`
+	Scope string `json:"scope"`
+}
+
+// Grant is the path by which a user holds a permission: answers "why".
+type Grant struct {
+	// Membership is the role the user is a member of.
+	Membership string `json:"membership"`
+	// Scope is the scope of that membership; empty for a global one.
+	Scope string `json:"scope,omitempty"`
+	// Chain is the roles from Membership to GrantedBy, both included,
+	// each inheriting from the next; one role when no inheritance is used.
+	Chain []string `json:"chain"`
+	// GrantedBy is the role the permission is granted to.
+	GrantedBy string `json:"granted_by"`
+}
+
+// RoleCounts is how much hangs on one role: what deleting it removes.
+type RoleCounts struct {
+	Permissions   int `json:"permissions"`
+	Members       int `json:"members"`
+	ScopedMembers int `json:"scoped_members"`
+	Parents       int `json:"parents"`
+	Children      int `json:"children"`
+}
+
+// ListWindow is the part of a list to read: the entries after After (a
+// name; "" for the first), at most Limit of them (0: all). The Each
+// methods read it from the store a bounded window at a time and hand each
+// window to a callback, so a list of any length costs memory that does not
+// grow with it.
+type ListWindow struct {
+	After string
+	Limit int
+}
+
+// ScopedWindow is ListWindow for EachScopedMembership, whose entries are
+// ordered by scope, user and role: the entries after After (the zero
+// value: from the first), at most Limit of them (0: all).
+type ScopedWindow struct {
+	After ScopedMembership
+	Limit int
+}
+
+// AuditRecord is one audited change or refusal, as a client reads its own.
+// Client is a keyed fingerprint of the client key, never the key; Resource
+// never holds the plaintext of an encrypted name. RequestID is ours;
+// ClientRequestID is the X-Request-ID the client sent, if any, kept apart
+// and never trusted.
+type AuditRecord struct {
+	ID              int64     `json:"id"`
+	At              time.Time `json:"at"`
+	Client          string    `json:"client"`
+	Action          string    `json:"action"`
+	Resource        string    `json:"resource"`
+	Outcome         string    `json:"outcome"`
+	RequestID       string    `json:"request_id"`
+	ClientRequestID string    `json:"client_request_id,omitempty"`
+	RemoteAddr      string    `json:"remote_addr"`
+}
+
+// CheckNames returns ErrInvalidName, naming the field, for the first bad
+// name of kind/value pairs.
+func CheckNames(kv ...string) error {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if !middleware.ValidName(kv[i+1]) {
+			return fmt.Errorf("%w: %s must be 1 to %d characters of valid UTF-8, with no control or invisible format characters, no '/', and no leading or trailing space", ErrInvalidName, kv[i], middleware.MaxNameLength)
+		}
+	}
+	return nil
+}

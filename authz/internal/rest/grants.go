@@ -1,0 +1,164 @@
+package rest
+
+import "net/http"
+
+// grant is the data of POST /api/permission/:group/:name.
+type grant struct {
+	Role string `json:"role"`
+	Name string `json:"name"`
+}
+
+// membership is the data of POST /api/membership/:user/:group.
+type membership struct {
+	User  string `json:"user"`
+	Role  string `json:"role"`
+	Scope string `json:"scope,omitempty"`
+}
+
+// noFields is the body a grant or membership POST may carry: an empty
+// JSON object, or nothing.
+type noFields struct{}
+
+// grantRoutes: GET, POST and DELETE /api/permission/:group/:name and
+// /api/membership/:user/:group.
+func grantRoutes() []route {
+	perm := []param{{"group", "role"}, {"name", "permission"}}
+	permResource := func(call *request) string { return call.cl.GrantResource(call.args[0], call.args[1]) }
+	member := []param{{"user", "user"}, {"group", "role"}}
+	memberResource := func(call *request) string { return call.cl.MemberResource(call.args[0], call.args[1]) }
+	return []route{{
+		method: http.MethodGet, path: "/api/permission/:group/:name", action: "has_permission", params: perm, query: []string{"effective", "explain"},
+		resource: permResource,
+		run: func(call *request) (int, string, any, error) {
+			effective, err := flag(call, "effective")
+			if err != nil {
+				return 0, "", nil, err
+			}
+			explain, err := flag(call, "explain")
+			if err != nil {
+				return 0, "", nil, err
+			}
+			if explain {
+				// The effective answer with where it comes from: one
+				// request where a client would otherwise walk the
+				// inheritance itself.
+				ok, err := call.cl.HasEffectivePermission(call.ctx, call.args[0], call.args[1])
+				if err != nil || !ok {
+					return explainedRole(ok, nil, err)
+				}
+				chain, err := call.cl.ExplainRolePermission(call.ctx, call.args[0], call.args[1])
+				return explainedRole(chain != nil, chain, err)
+			}
+			if effective {
+				ok, err := call.cl.HasEffectivePermission(call.ctx, call.args[0], call.args[1])
+				return resultAnswer(ok, err)
+			}
+			ok, err := call.cl.HasPermission(call.ctx, call.args[0], call.args[1])
+			return resultAnswer(ok, err)
+		},
+	}, {
+		method: http.MethodPost, path: "/api/permission/:group/:name", action: "add_permission", params: perm, write: true,
+		resource: permResource,
+		run: func(call *request) (int, string, any, error) {
+			if err := readBody(call, &noFields{}, "no fields"); err != nil {
+				return 0, "", nil, err
+			}
+			ok, err := call.cl.AddPermission(call.ctx, call.args[0], call.args[1])
+			if err != nil {
+				return 0, "", nil, err
+			}
+			status, msg := created(ok, "permission")
+			return status, msg, grant{Role: call.args[0], Name: call.args[1]}, nil
+		},
+	}, {
+		method: http.MethodDelete, path: "/api/permission/:group/:name", action: "del_permission", params: perm, write: true,
+		resource: permResource,
+		run: func(call *request) (int, string, any, error) {
+			ok, err := call.cl.DelPermission(call.ctx, call.args[0], call.args[1])
+			if err != nil {
+				return 0, "", nil, err
+			}
+			return deletedAnswer(ok, "permission")
+		},
+	}, {
+		method: http.MethodGet, path: "/api/membership/:user/:group", action: "has_membership", params: member, query: []string{"scope"},
+		resource: memberResource,
+		run: func(call *request) (int, string, any, error) {
+			scope, err := scopeParam(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			if scope != "" {
+				ok, err := call.cl.HasMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+				return resultAnswer(ok, err)
+			}
+			ok, err := call.cl.HasMembership(call.ctx, call.args[0], call.args[1])
+			return resultAnswer(ok, err)
+		},
+	}, {
+		method: http.MethodPost, path: "/api/membership/:user/:group", action: "add_membership", params: member, query: []string{"scope"}, write: true,
+		resource: memberResource,
+		run: func(call *request) (int, string, any, error) {
+			if err := readBody(call, &noFields{}, "no fields"); err != nil {
+				return 0, "", nil, err
+			}
+			scope, err := scopeParam(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			var ok bool
+			if scope != "" {
+				ok, err = call.cl.AddMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+			} else {
+				ok, err = call.cl.AddMembership(call.ctx, call.args[0], call.args[1])
+			}
+			if err != nil {
+				return 0, "", nil, err
+			}
+			status, msg := created(ok, "membership")
+			return status, msg, membership{User: call.args[0], Role: call.args[1], Scope: scope}, nil
+		},
+	}, {
+		method: http.MethodDelete, path: "/api/membership/:user/:group", action: "del_membership", params: member, query: []string{"scope"}, write: true,
+		resource: memberResource,
+		run: func(call *request) (int, string, any, error) {
+			scope, err := scopeParam(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			var ok bool
+			if scope != "" {
+				ok, err = call.cl.DelMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+			} else {
+				ok, err = call.cl.DelMembership(call.ctx, call.args[0], call.args[1])
+			}
+			if err != nil {
+				return 0, "", nil, err
+			}
+			return deletedAnswer(ok, "membership")
+		},
+	}}
+}
+
+// roleExplained is the data of GET /api/permission/:group/:name with
+// ?explain=true: the effective result and, when true, the roles from the
+// role to the one granted the permission.
+type roleExplained struct {
+	Result bool     `json:"result"`
+	Chain  []string `json:"chain,omitempty"`
+}
+
+func explainedRole(ok bool, chain []string, err error) (int, string, any, error) {
+	if err != nil {
+		return 0, "", nil, err
+	}
+	return http.StatusOK, "ok", roleExplained{Result: ok, Chain: chain}, nil
+}
+
+// resultAnswer answers the yes/no queries.
+func resultAnswer(ok bool, err error) (int, string, any, error) {
+	if err != nil {
+		return 0, "", nil, err
+	}
+	return http.StatusOK, "ok", result{Result: ok}, nil
+}

@@ -1,0 +1,102 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
+)
+
+// Client is the library API of one client key as the handlers call it:
+// the methods of the same *authz.Client a host calls. A handler checks
+// and decodes a request, calls one of these, and writes the answer; it
+// never reads the store itself.
+type Client interface {
+	AddRole(ctx context.Context, role, description string) (bool, error)
+	DelRole(ctx context.Context, role string) (bool, error)
+	GetRole(ctx context.Context, role string) (rbac.Role, error)
+	CountRole(ctx context.Context, role string) (rbac.RoleCounts, error)
+
+	AddPermission(ctx context.Context, role, name string) (bool, error)
+	DelPermission(ctx context.Context, role, name string) (bool, error)
+	HasPermission(ctx context.Context, role, name string) (bool, error)
+	HasEffectivePermission(ctx context.Context, role, name string) (bool, error)
+	ExplainRolePermission(ctx context.Context, role, permission string) ([]string, error)
+
+	AddMembership(ctx context.Context, user, role string) (bool, error)
+	DelMembership(ctx context.Context, user, role string) (bool, error)
+	HasMembership(ctx context.Context, user, role string) (bool, error)
+	AddMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
+	DelMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
+	HasMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
+
+	UserHasPermission(ctx context.Context, user, permission string) (bool, error)
+	UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error)
+	ExplainPermission(ctx context.Context, user, permission string) (*rbac.Grant, error)
+	ExplainPermissionIn(ctx context.Context, scope, user, permission string) (*rbac.Grant, error)
+
+	AddInheritance(ctx context.Context, role, parent string) (bool, error)
+	DelInheritance(ctx context.Context, role, parent string) (bool, error)
+
+	EachRole(ctx context.Context, w rbac.ListWindow, fn func([]rbac.Role) error) error
+	EachUserPermission(ctx context.Context, user string, w rbac.ListWindow, fn func([]string) error) error
+	EachUserPermissionIn(ctx context.Context, scope, user string, w rbac.ListWindow, fn func([]string) error) error
+	EachUserRole(ctx context.Context, user string, w rbac.ListWindow, fn func([]string) error) error
+	EachUserRoleIn(ctx context.Context, scope, user string, w rbac.ListWindow, fn func([]rbac.ScopedRole) error) error
+	EachRolePermission(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
+	EachEffectivePermission(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
+	EachRoleMember(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
+	EachRoleMemberIn(ctx context.Context, scope, role string, w rbac.ListWindow, fn func([]rbac.ScopedUser) error) error
+	EachWhichRoleCan(ctx context.Context, name string, w rbac.ListWindow, fn func([]string) error) error
+	EachWhichUserCan(ctx context.Context, name string, w rbac.ListWindow, fn func([]string) error) error
+	EachWhichUserCanIn(ctx context.Context, scope, name string, w rbac.ListWindow, fn func([]rbac.ScopedUser) error) error
+	EachParent(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
+	EachChild(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
+	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
+	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
+}
+
+// Caller is the Client of the request's key, with what the REST layer
+// needs beside the library API: the names the audit log gives a refused
+// request, the description rule (checked before the write so that a
+// refusal of the REST layer's own is audited), and the batch.
+type Caller interface {
+	Client
+	// Fingerprint is the keyed fingerprint of the client key that the
+	// audit log records, never the key.
+	Fingerprint() string
+	// AuditUser and AuditPermission are a user or a permission as the
+	// audit log may hold it: its stored (encrypted) form when encryption
+	// is on, never the plaintext.
+	AuditUser(user string) string
+	AuditPermission(name string) string
+	// GrantResource, MemberResource and InheritResource name a grant, a
+	// membership and an inheritance link as the library's own audit
+	// records of writes do.
+	GrantResource(role, name string) string
+	MemberResource(user, role string) string
+	InheritResource(role, parent string) string
+	// CheckDescription is the rule for a role's description
+	// (rbac.ErrInvalidName when broken).
+	CheckDescription(description string) error
+	// RunBatch decodes ops (each one JSON object of the body's
+	// "operations", as sent) and runs them in one transaction (see
+	// batch.go for the errors it returns).
+	RunBatch(ctx context.Context, ops []json.RawMessage) ([]BatchResult, error)
+}
+
+// Host is what the REST layer asks of the value that mounts it.
+type Host interface {
+	// Caller returns the Caller of a client key that ClientKeyAuth
+	// accepted.
+	Caller(clientKey string) (Caller, error)
+	// RequestContext is the request's context carrying what the audit log
+	// records of it (request ids, the remote address).
+	RequestContext(c *gin.Context) context.Context
+	// AuditRefusal records a refused request under the client's
+	// fingerprint ("" when no key was accepted), subject to the refusal
+	// budget.
+	AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error)
+}
