@@ -15,6 +15,7 @@ import (
 // never reads the store itself.
 type Client interface {
 	AddRole(ctx context.Context, role, description string) (bool, error)
+	SetRoleDescription(ctx context.Context, role, description string) (bool, error)
 	DelRole(ctx context.Context, role string) (bool, error)
 	GetRole(ctx context.Context, role string) (rbac.Role, error)
 	CountRole(ctx context.Context, role string) (rbac.RoleCounts, error)

@@ -97,7 +97,7 @@ func Table() []RouteInfo {
 func routes() []route {
 	var out []route
 	out = append(out, roleRoutes()...)
-	out = append(out, getRoleRoute())
+	out = append(out, getRoleRoute(), putRoleRoute())
 	out = append(out, grantRoutes()...)
 	out = append(out, queryRoutes()...)
 	out = append(out, inheritRoutes()...)
