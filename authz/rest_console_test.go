@@ -14,8 +14,8 @@ import (
 )
 
 // The REST additions the admin console uses: PUT /api/role/{role} to
-// change a description, and ?prefix on the lists of roles, of a role's
-// members and of a user's roles.
+// change a description, GET /api/users, and ?prefix on the lists of
+// roles, of users, of a role's members and of a user's roles.
 
 func TestRESTPutRoleDescription(t *testing.T) {
 	forEachRESTStore(t, func(t *testing.T, _ storagetest.Target, az *Authz, _ *logBuffer) {
@@ -165,6 +165,12 @@ func testRESTPrefix(t *testing.T, az *Authz) {
 		{"/api/user_roles/u1?prefix=al", "role", []string{"alpha"}},
 		{"/api/user_roles/u1?prefix=al&scope=org-1", "role", []string{"alpha", "alpine"}},
 		{"/api/user_roles/u1?prefix=b", "role", []string{"beta"}},
+		{"/api/users", "user", []string{"u1", "u10", "u2", "u3", "v1", "ülf"}},
+		{"/api/users?prefix=u1", "user", []string{"u1", "u10"}},
+		{"/api/users?limit=2&after=u10", "user", []string{"u2", "u3"}},
+		{"/api/users?prefix=u&limit=3&after=u1", "user", []string{"u10", "u2", "u3"}},
+		{"/api/users?prefix=" + q("ü"), "user", []string{"ülf"}},
+		{"/api/users?prefix=w", "user", []string{}},
 	} {
 		t.Run(tc.target, func(t *testing.T) {
 			got := listNames(t, get(tc.target, http.StatusOK), tc.field)
@@ -189,6 +195,7 @@ func testRESTPrefix(t *testing.T, az *Authz) {
 		"/api/roles?prefix=" + strings.Repeat("x", 129),
 		"/api/role_permissions/alpha?prefix=a", // not a route with ?prefix
 		"/api/members/nope?prefix=a",
+		"/api/users?scope=org-1",
 	} {
 		t.Run(target, func(t *testing.T) {
 			wantCode := http.StatusBadRequest
@@ -196,7 +203,7 @@ func testRESTPrefix(t *testing.T, az *Authz) {
 				wantCode = http.StatusNotFound
 			}
 			body := get(target, wantCode)
-			if wantCode == http.StatusBadRequest && !strings.Contains(body["error"].(string), "prefix") {
+			if wantCode == http.StatusBadRequest && !strings.Contains(body["error"].(string), "prefix") && !strings.Contains(target, "scope") {
 				t.Errorf("error %q does not name prefix", body["error"])
 			}
 		})

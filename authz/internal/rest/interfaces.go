@@ -55,6 +55,7 @@ type Client interface {
 	EachWhichUserCanIn(ctx context.Context, scope, name string, w rbac.ListWindow, fn func([]rbac.ScopedUser) error) error
 	EachParent(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
 	EachChild(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
+	EachUser(ctx context.Context, w rbac.ListWindow, fn func([]string) error) error
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
 	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
 }

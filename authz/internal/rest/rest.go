@@ -102,7 +102,7 @@ func routes() []route {
 	out = append(out, queryRoutes()...)
 	out = append(out, inheritRoutes()...)
 	out = append(out, inheritedByRoute())
-	out = append(out, scopedMembershipsRoute())
+	out = append(out, scopedMembershipsRoute(), usersRoute())
 	return append(out, auditRoute())
 }
 
