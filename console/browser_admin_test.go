@@ -380,3 +380,53 @@ func TestConsoleRolePageRequests(t *testing.T) {
 	}
 	t.Logf("role page requests: %d", len(got))
 }
+
+// TestConsoleSearchDescribeUsers: search by the start of a name on the
+// roles, a role's members and the users page; change a description;
+// "Page N of M" where the total is known.
+func TestConsoleSearchDescribeUsers(t *testing.T) {
+	exe := chromiumPath(t)
+	url, rc := newHostAppCounting(t, "/auth", func(*gin.Engine) {})
+	api := newRestAPI(t, url)
+	ops := []map[string]string{
+		{"op": "add_role", "role": "alpha", "description": "First"}, {"op": "add_role", "role": "alpine"}, {"op": "add_role", "role": "beta"},
+		{"op": "add_membership", "role": "alpha", "user": "u1"}, {"op": "add_membership", "role": "alpha", "user": "u10"},
+		{"op": "add_membership", "role": "alpha", "user": "u2"},
+	}
+	for i := range 60 {
+		ops = append(ops, map[string]string{"op": "add_membership", "role": "beta", "user": fmt.Sprintf("m%02d", i)})
+	}
+	api.batch(ops...)
+	b := newBrowser(t, exe)
+	signIn(t, b, url)
+	b.run(t, "find roles",
+		waitText("#roles-list", "beta"), fill("find-role", "alp"),
+		waitNoText("#roles-list", "beta"), waitText("#roles-list", "alpine"), waitText("#roles-list", "alpha"))
+	b.run(t, "no role found",
+		fill("find-role", "zz"), waitText("#roles-list", "No role starts with “zz”"))
+	b.run(t, "edit a description",
+		goTo("#/role/alpha"), waitText("#role-desc", "First"), waitText("#members-list", "u2"),
+		chromedp.Click(chromedp.CSS("#edit-desc")), fill("role-desc-edit", "Reads and writes alpha"), submit("role-desc-edit"),
+		waitText("#role-desc", "Reads and writes alpha"), waitText("#describe-status", "Description of alpha saved"))
+	var role struct {
+		Description string `json:"description"`
+	}
+	api.do(http.MethodGet, "role/alpha", nil, &role)
+	if role.Description != "Reads and writes alpha" {
+		t.Errorf("stored description %q", role.Description)
+	}
+	b.run(t, "find members",
+		fill("find-member", "u1"), waitNoText("#members-list", "u2"), waitText("#members-list", "u10"))
+	b.run(t, "page N of M",
+		goTo("#/role/beta"), waitText("#members-list", "m00"), waitText("#members-list .pager", "Page 1 of 2"))
+	b.run(t, "users page",
+		goTo("#/user"), waitText("h1", "Users"), waitText("#users-list", "m49"), waitNoText("#users-list", "m50"),
+		fill("find-user", "u"), waitText("#users-list", "u10"), waitNoText("#users-list", "m00"),
+		chromedp.Click(chromedp.CSS(`#users-list a[href="#/user/u2"]`)), waitText("h1", "User u2"), waitText("#user-roles", "alpha"))
+	rc.take()
+	b.run(t, "the role page still answers in 4 requests",
+		goTo("#/role/alpha"), waitText("#members-list", "u2"), chromedp.Sleep(400*time.Millisecond))
+	if got := rc.take(); len(got) > 4 {
+		t.Errorf("role page: %d requests: %q", len(got), got)
+	}
+}

@@ -4,7 +4,7 @@ import { call, storedKey, storeKey, forgetKey, setUnauthorizedHandler } from './
 import { html, useState, useEffect, useRef, Field, ErrorText, Suggestions, clearStatus } from './ui.js';
 import { RolesPage } from './roles.js';
 import { RolePage } from './role.js';
-import { UserPage, MembersPage, UserLookup } from './user.js';
+import { UserPage, MembersPage, UsersPage } from './user.js';
 import { WhoCanPage, AuditPage } from './whocan.js';
 
 // route reads the hash: #/roles, #/role/<name>, #/members, #/user/<name>,
@@ -73,7 +73,7 @@ function App() {
       break;
     case 'user':
       title = r.arg ? 'User ' + r.arg : 'Users';
-      page = r.arg ? html`<${UserPage} user=${r.arg} go=${go} />` : html`<${UserLookup} go=${go} />`;
+      page = r.arg ? html`<${UserPage} user=${r.arg} go=${go} />` : html`<${UsersPage} go=${go} />`;
       break;
     case 'whocan':
       title = r.arg ? 'Who can ' + r.arg : 'Who can';

@@ -3,13 +3,14 @@
 //
 // What it costs: GET /api/role/{role} first (a missing role stops there,
 // said once), then one request for each open section: grants, parents and
-// members. The roles inheriting from it and its effective permissions are
+// members (whose counts come with the role, for "Page N of M"). The roles
+// inheriting from it and its effective permissions are
 // folded, and read when unfolded; where an inherited permission comes from
 // is asked when "Where from?" is pressed. At most 4 requests answer the
 // page, however many permissions the role has.
 import { call, get, seg } from './api.js';
 import {
-  html, useState, useEffect, usePaged, List, Field, ErrorText, Status, useAction, href, unseen, PAGE,
+  html, useState, useEffect, usePaged, List, Field, ErrorText, Status, Search, useAction, useDebounced, href, unseen, PAGE,
   ROLES, PERMS, USERS,
 } from './ui.js';
 
@@ -40,14 +41,41 @@ export function RolePage({ role }) {
     <${ErrorText} text=${about.error} id="role-error" />
     <fieldset class="plain" disabled=${!ok}>
       <legend class="visually-hidden">Role ${role}</legend>
+      ${ok && html`<${Describe} role=${role} current=${about.detail.description || ''}
+        done=${(d) => setAbout({ detail: { ...about.detail, description: d }, error: '' })} />`}
       <div class="cols">
-        <${Grants} ...${s} />
-        <${Parents} ...${s} />
+        <${Grants} ...${s} total=${counts ? counts.permissions : 0} />
+        <${Parents} ...${s} total=${counts ? counts.parents : 0} />
       </div>
       ${ok && html`<${Children} ...${s} count=${counts.children} />
         <${Effective} ...${s} inherits=${counts.parents > 0} />`}
-      <${Members} ...${s} />
+      <${Members} ...${s} total=${counts ? counts.members : 0} />
     </fieldset>`;
+}
+
+// Describe changes the role's description: PUT /api/role/{role}.
+function Describe({ role, current, done }) {
+  const [open, setOpen] = useState(false);
+  const [v, setV] = useState(current);
+  const a = useAction('describe');
+  const submit = (e) => {
+    e.preventDefault();
+    a.run(async () => {
+      const r = await call('PUT', 'role/' + seg(role), { body: { description: v } });
+      done(r.description);
+      setOpen(false);
+      return r.description ? 'Description of ' + role + ' saved.' : 'Description of ' + role + ' cleared.';
+    });
+  };
+  return html`<div class="describe">
+    ${open ? html`<form class="inline" onSubmit=${submit}>
+        <${Field} id="role-desc-edit" label="Description" value=${v} onInput=${setV} hint="Empty: no description." />
+        <button type="submit" disabled=${a.busy}>Save description</button>
+        <button type="button" onClick=${() => { setOpen(false); setV(current); }}>Cancel</button>
+      </form>`
+      : html`<button type="button" id="edit-desc" onClick=${() => { setV(current); setOpen(true); }}>Edit description</button>`}
+    <${Status} owner="describe" />
+  </div>`;
 }
 
 // AddForm is a one-field form that runs add(value), whose message is
@@ -74,7 +102,7 @@ function RemoveButton({ label, remove, owner }) {
     onClick=${() => a.run(remove)}>Remove</button>`;
 }
 
-function Grants({ role, tick, changed, ok }) {
+function Grants({ role, tick, changed, ok, total }) {
   const p = usePaged((after) => get('role_permissions/' + seg(role), { limit: PAGE, after }), (x) => x.name, [role, tick], ok);
   const path = (name) => 'permission/' + seg(role) + '/' + seg(name);
   return html`<section aria-labelledby="grants-h">
@@ -85,7 +113,7 @@ function Grants({ role, tick, changed, ok }) {
       return 'Granted ' + name + ' to ' + role + '.';
     }} />
     <${Status} owner="grants" />
-    ${ok && html`<${List} p=${p} label="Granted permissions" id="grants-list" empty="No permissions granted directly." render=${(x) => html`
+    ${ok && html`<${List} p=${p} total=${total} label="Granted permissions" id="grants-list" empty="No permissions granted directly." render=${(x) => html`
       <li key=${x.name} class="row"><a href=${href('whocan', x.name)}>${x.name}</a>
         <${RemoveButton} owner="grants" label=${'Remove permission ' + x.name} remove=${async () => {
           await call('DELETE', path(x.name));
@@ -95,7 +123,7 @@ function Grants({ role, tick, changed, ok }) {
   </section>`;
 }
 
-function Parents({ role, tick, changed, ok }) {
+function Parents({ role, tick, changed, ok, total }) {
   const p = usePaged((after) => get('role/' + seg(role) + '/inherits', { limit: PAGE, after }), (x) => x.role, [role, tick], ok);
   const path = (parent) => 'role/' + seg(role) + '/inherits/' + seg(parent);
   return html`<section aria-labelledby="parents-h">
@@ -106,7 +134,7 @@ function Parents({ role, tick, changed, ok }) {
       return role + ' now inherits from ' + parent + '.';
     }} />
     <${Status} owner="parents" />
-    ${ok && html`<${List} p=${p} label="Parent roles" id="parents-list" empty="Inherits from no role." render=${(x) => html`
+    ${ok && html`<${List} p=${p} total=${total} label="Parent roles" id="parents-list" empty="Inherits from no role." render=${(x) => html`
       <li key=${x.role} class="row"><a href=${href('role', x.role)}>${x.role}</a>
         <${RemoveButton} owner="parents" label=${'Stop inheriting from ' + x.role} remove=${async () => {
           await call('DELETE', path(x.role));
@@ -174,11 +202,13 @@ function WhereFrom({ role, name }) {
 // Members lists the global members, or with a scope shown the members in
 // that scope, global ones included: each row says which it is, and its
 // Remove removes that very membership.
-function Members({ role, tick, changed, ok }) {
+function Members({ role, tick, changed, ok, total }) {
   const [scope, setScope] = useState('');
   const [shown, setShown] = useState('');
-  const p = usePaged((after) => get('members/' + seg(role), { limit: PAGE, after, scope: shown }),
-    (x) => x.user, [role, tick, shown], ok);
+  const [find, setFind] = useState('');
+  const prefix = useDebounced(find);
+  const p = usePaged((after) => get('members/' + seg(role), { limit: PAGE, after, scope: shown, prefix }),
+    (x) => x.user, [role, tick, shown, prefix], ok);
   const path = (user) => 'membership/' + seg(user) + '/' + seg(role);
   const where = (s) => s ? ' of ' + role + ' in scope ' + s : ' global member of ' + role;
   return html`<section aria-labelledby="members-h">
@@ -194,7 +224,9 @@ function Members({ role, tick, changed, ok }) {
       <p class="hint" id="members-shown">Showing ${shown ? 'members in scope “' + shown + '” (global ones included)' : 'global members'}.</p>
       <button type="button" id="show-scope" onClick=${() => setShown(scope.trim())}>${scope.trim() ? 'Show members in scope “' + scope.trim() + '”' : 'Show global members'}</button>
     </div>
-    ${ok && html`<${List} p=${p} label="Members" id="members-list" empty="No members." render=${(x) => html`
+    <${Search} id="find-member" label="Find members" value=${find} onInput=${setFind} list=${USERS} />
+    ${ok && html`<${List} p=${p} label="Members" id="members-list" total=${shown || prefix ? 0 : total}
+      empty=${prefix ? 'No member starts with “' + prefix + '”.' : 'No members.'} render=${(x) => html`
       <li key=${x.user + '/' + (x.scope || '')} class="row"><a href=${href('user', x.user)}>${x.user}</a>
         <span class=${x.scope ? 'scope' : 'scope global'}>${x.scope ? 'in scope ' + x.scope : 'global'}</span>
         <${RemoveButton} owner="members" label=${'Remove ' + x.user + (x.scope ? ' from scope ' + x.scope : ' (global member)')}

@@ -44,11 +44,14 @@ export function usePaged(load, cursorOf, deps, enabled = true) {
   };
 }
 
-export function Pager({ p, label }) {
+// Pager moves between pages; total (when known) is the number of entries,
+// shown as "Page N of M".
+export function Pager({ p, label, total }) {
   if (!p.hasPrev && !p.hasNext) return null;
+  const pages = total > 0 ? Math.max(1, Math.ceil(total / PAGE)) : 0;
   return html`<nav class="pager" aria-label=${label + ' pages'}>
     <button type="button" onClick=${p.prev} disabled=${!p.hasPrev}>Previous page</button>
-    <span>Page ${p.page}</span>
+    <span>Page ${p.page}${pages ? ' of ' + pages : ''}</span>
     <button type="button" onClick=${p.next} disabled=${!p.hasNext}>Next page</button>
   </nav>`;
 }
@@ -146,12 +149,12 @@ export function useAction(owner) {
 }
 
 // List renders a paged list with a message when empty.
-export function List({ p, label, empty, render, id }) {
+export function List({ p, label, empty, render, id, total }) {
   return html`<div class="list" id=${id} aria-busy=${p.loading}>
     <${ErrorText} text=${p.error} />
     ${!p.loading && !p.error && p.items.length === 0 && html`<p class="empty">${empty}</p>`}
     ${p.items.length > 0 && html`<ul aria-label=${label}>${p.items.map(render)}</ul>`}
-    <${Pager} p=${p} label=${label} />
+    <${Pager} p=${p} label=${label} total=${total} />
   </div>`;
 }
 
@@ -162,4 +165,23 @@ export function pathText(g) {
   const where = g.scope ? 'in scope “' + g.scope + '”' : 'globally';
   const chain = g.chain.length > 1 ? ', which inherits along ' + g.chain.join(' → ') : '';
   return 'member of ' + g.membership + ' ' + where + chain + '; granted to ' + g.granted_by;
+}
+
+// Search is a box that narrows a list to the names starting with what is
+// typed (?prefix= of the list route), applied as one types.
+export function Search({ id, label, value, onInput, list }) {
+  return html`<div class="search" role="search">
+    <${Field} id=${id} label=${label} value=${value} onInput=${onInput} list=${list} type="search"
+      hint="Names starting with this text; empty: all." />
+  </div>`;
+}
+
+// useDebounced is value once it has stayed the same for ms.
+export function useDebounced(value, ms = 250) {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
 }

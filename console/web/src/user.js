@@ -1,7 +1,7 @@
 // A user's view: roles, effective permissions and "why"; and the members
 // page: scoped memberships of every scope.
 import { call, get, seg } from './api.js';
-import { html, useState, usePaged, List, Field, Status, useAction, href, pathText, unseen, PAGE, ROLES, PERMS, USERS } from './ui.js';
+import { html, useState, usePaged, List, Field, Status, Search, useAction, useDebounced, href, pathText, unseen, PAGE, ROLES, PERMS, USERS } from './ui.js';
 
 export function UserLookup({ go, initial }) {
   const [u, setU] = useState(initial || '');
@@ -9,6 +9,25 @@ export function UserLookup({ go, initial }) {
     <${Field} id="lookup-user" label="User" value=${u} onInput=${setU} required list=${USERS} />
     <button type="submit">Show user</button>
   </form>`;
+}
+
+// UsersPage lists the users that hold a membership (GET /api/users),
+// narrowed by the names' start, and looks up any user by name.
+export function UsersPage({ go }) {
+  const [find, setFind] = useState('');
+  const prefix = useDebounced(find);
+  const p = usePaged((after) => get('users', { limit: PAGE, after, prefix }), (x) => x.user, [prefix]);
+  return html`
+    <section aria-labelledby="lookup-h">
+      <h2 id="lookup-h">Look up a user</h2>
+      <${UserLookup} go=${go} />
+    </section>
+    <section aria-labelledby="users-h">
+      <h2 id="users-h">Users holding a membership</h2>
+      <${Search} id="find-user" label="Find users" value=${find} onInput=${setFind} list=${USERS} />
+      <${List} p=${p} label="Users" id="users-list" empty=${prefix ? 'No user starts with “' + prefix + '”.' : 'No user holds a membership.'}
+        render=${(x) => html`<li key=${x.user} class="row"><a href=${href('user', x.user)}>${x.user}</a></li>`} />
+    </section>`;
 }
 
 // Why answers has_permission with ?explain=true.

@@ -31,7 +31,7 @@ export function WhoCanPage({ name, scope: shown, go }) {
     </div>`}`;
 }
 
-const ACTIONS = ['add_role', 'del_role', 'add_permission', 'del_permission', 'add_membership', 'del_membership',
+const ACTIONS = ['add_role', 'set_description', 'del_role', 'add_permission', 'del_permission', 'add_membership', 'del_membership',
   'add_inheritance', 'del_inheritance', 'batch'];
 
 export function AuditPage() {
