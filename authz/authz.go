@@ -145,7 +145,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
 		tracing: newTracing(cfg), writer: rand.Text()}
-	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
+	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers, int64(cfg.CacheMaxBytes))
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
 	}
@@ -187,7 +187,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 }
 
 func (az *Authz) init(ctx context.Context) error {
-	n, err := storage.MigrateCount(ctx, az.db)
+	n, err := storage.Migrate(ctx, az.db)
 	if err != nil {
 		return fmt.Errorf("authz: %w", err)
 	}

@@ -99,7 +99,7 @@ func (c *Client) AddMembership(ctx context.Context, user, role string) (created 
 		return false, err
 	}
 	return c.write(ctx, change{action: "add_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddMembership(ctx, w.db, c.scope, user, role)
+		return storage.AddMembership(ctx, w.db, c.scope, "", user, role)
 	})
 }
 
@@ -110,7 +110,7 @@ func (c *Client) DelMembership(ctx context.Context, user, role string) (deleted 
 		return false, err
 	}
 	return c.write(ctx, change{action: "del_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.DeleteMembership(ctx, w.db, c.scope, user, role)
+		return storage.DeleteMembership(ctx, w.db, c.scope, "", user, role)
 	})
 }
 
@@ -120,7 +120,7 @@ func (c *Client) HasMembership(ctx context.Context, user, role string) (bool, er
 	if err := checkNames("user", user, "role", role); err != nil {
 		return false, err
 	}
-	return storage.HasMembership(ctx, c.az.db, c.scope, user, role)
+	return storage.HasMembership(ctx, c.az.db, c.scope, "", user, role)
 }
 
 // HasPermission reports whether the role holds the permission.
@@ -129,7 +129,7 @@ func (c *Client) HasPermission(ctx context.Context, role, name string) (bool, er
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return storage.HasPermission(ctx, c.az.db, c.scope, role, name)
+	return storage.HasPermission(ctx, c.az.db, c.scope, role, name, false)
 }
 
 // GetUserPermissions lists the permissions the user holds through any role.
@@ -138,7 +138,7 @@ func (c *Client) GetUserPermissions(ctx context.Context, user string) ([]string,
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
-	return storage.UserPermissions(ctx, c.az.db, c.scope, user)
+	return storage.Names(ctx, c.az.db, c.scope, storage.PermissionsOfUser, user)
 }
 
 // GetUserRoles lists the roles the user is a member of.
@@ -147,7 +147,7 @@ func (c *Client) GetUserRoles(ctx context.Context, user string) ([]string, error
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
-	return storage.UserRoles(ctx, c.az.db, c.scope, user)
+	return storage.Names(ctx, c.az.db, c.scope, storage.RolesOfUser, user)
 }
 
 // GetRoleMembers lists a role's members; ErrRoleNotFound when it does not
@@ -157,7 +157,7 @@ func (c *Client) GetRoleMembers(ctx context.Context, role string) ([]string, err
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.RoleMembers(ctx, c.az.db, c.scope, role)
+	return storage.Names(ctx, c.az.db, c.scope, storage.MembersOfRole, role)
 }
 
 // GetPermissions lists a role's permissions; ErrRoleNotFound when it does
@@ -167,7 +167,7 @@ func (c *Client) GetPermissions(ctx context.Context, role string) ([]string, err
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.RolePermissions(ctx, c.az.db, c.scope, role)
+	return storage.Names(ctx, c.az.db, c.scope, storage.PermissionsOfRole, role)
 }
 
 // WhichUsersCan lists the users holding the permission through any role.
@@ -176,7 +176,7 @@ func (c *Client) WhichUsersCan(ctx context.Context, name string) ([]string, erro
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}
-	return storage.WhichUsersCan(ctx, c.az.db, c.scope, name)
+	return storage.Names(ctx, c.az.db, c.scope, storage.UsersWithPermission, name)
 }
 
 // WhichRolesCan lists the roles holding the permission.
@@ -185,7 +185,7 @@ func (c *Client) WhichRolesCan(ctx context.Context, name string) ([]string, erro
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}
-	return storage.WhichRolesCan(ctx, c.az.db, c.scope, name)
+	return storage.Names(ctx, c.az.db, c.scope, storage.RolesWithPermission, name)
 }
 
 // Roles lists every role of the client with its description.

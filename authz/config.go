@@ -140,6 +140,11 @@ type Config struct {
 	// cached role permission sets) of all clients together; the least
 	// recently used users go first.
 	CacheMaxUsers int
+	// CacheMaxBytes bounds the decision cache's memory, of all clients
+	// together, counted from the names its entries hold plus a fixed
+	// overhead per entry; past it the clients holding the most lose their
+	// least recently used users first.
+	CacheMaxBytes int
 	// MaxClients bounds the client handles kept with their caches; the
 	// least recently used go first.
 	MaxClients int
@@ -342,7 +347,7 @@ func (c Config) problems() []error {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
 	errs = append(errs, c.observabilityProblems()...)
-	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
+	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
 		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}

@@ -7,7 +7,6 @@ replace github.com/rolegate/rolegate => ../..
 require (
 	github.com/casbin/casbin/v2 v2.135.0
 	github.com/rolegate/rolegate v0.0.0-00010101000000-000000000000
-	github.com/uptrace/bun v1.3.0
 )
 
 require (
@@ -57,6 +56,7 @@ require (
 	github.com/tmthrgd/go-hex v0.0.0-20190904060850-447a3041c3bc // indirect
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
 	github.com/ugorji/go/codec v1.3.1 // indirect
+	github.com/uptrace/bun v1.3.0 // indirect
 	github.com/uptrace/bun/dialect/pgdialect v1.3.0 // indirect
 	github.com/uptrace/bun/dialect/sqlitedialect v1.3.0 // indirect
 	github.com/uptrace/bun/driver/pgdriver v1.2.18 // indirect
