@@ -153,8 +153,8 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	az.pruner = &audit.Pruner{DB: db, Log: log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
 		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
 	az.decisions = newDecisionLog(cfg)
-	if cfg.MetricsRegisterer != nil || cfg.EnableMetrics {
-		m, err := newMetrics(cfg.MetricsRegisterer, cfg.EnableMetrics, az)
+	if cfg.Observer != nil || cfg.EnableMetrics {
+		m, err := newMetrics(cfg, az)
 		if err != nil {
 			az.stop()
 			if ownsDB {

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/authz/prommetrics"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
@@ -376,7 +377,7 @@ func BenchmarkGuard(b *testing.B) {
 			cfg.ClientKey = "6f1c2e9a-3b4d-4c5e-9f60-718293a4b5c6"
 			cfg.Resolver = func(c *gin.Context) (string, error) { return "sara", nil }
 			if metrics {
-				cfg.MetricsRegisterer = prometheus.NewRegistry()
+				cfg.Observer = prommetrics.New(prometheus.NewRegistry())
 			}
 		})
 		ctx := context.Background()

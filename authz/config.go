@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/joho/godotenv"
-	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
@@ -183,14 +182,15 @@ type Config struct {
 	// secret, a key or the plaintext of an encrypted name.
 	Logger *slog.Logger
 
-	// MetricsRegisterer, when set, receives rolegate's Prometheus
-	// collectors (rolegate_*); nil registers nothing unless EnableMetrics
-	// is on. See metrics.go and the README's Observability section.
-	MetricsRegisterer prometheus.Registerer
-	// EnableMetrics serves GET /metrics on the mount: the
-	// MetricsRegisterer's own metrics when it is also a Gatherer (a
-	// *prometheus.Registry), else a registry of rolegate's own. On a
-	// closed admin plane it takes an admin key (Authorization: Bearer).
+	// Observer, when set, receives rolegate's metrics (rolegate_*):
+	// prommetrics.New(reg) from package authz/prommetrics for Prometheus.
+	// Nil: no metrics, and no metrics library linked. See metrics.go and
+	// the README's Observability section.
+	Observer Observer
+	// EnableMetrics serves GET /metrics on the mount: the Observer's
+	// metrics (prommetrics.New(nil): a registry of rolegate's own). It
+	// needs an Observer: without one, Open fails. On a closed admin plane
+	// it takes an admin key (Authorization: Bearer).
 	EnableMetrics bool
 	// DecisionLog logs guard decisions as Info records: "denied" (every
 	// refusal: 403, 401, 503), "all" (allowed ones too) or "off".

@@ -132,7 +132,7 @@ var settings = []setting{
 	duration("AUTH_REVISION_CHECK_INTERVAL", func(c *Config) *time.Duration { return &c.RevisionCheckInterval }, time.Second, 10*time.Millisecond,
 		"how often the cache compares revisions with the store"),
 	boolean("AUTH_ENABLE_METRICS", func(c *Config) *bool { return &c.EnableMetrics },
-		"serve `GET /metrics` on the mount (Prometheus; an admin key on a closed admin plane); see [docs/observability.md](docs/observability.md)"),
+		"serve `GET /metrics` on the mount (Prometheus: needs `Config.Observer = prommetrics.New(...)`, else Open fails; an admin key on a closed admin plane); see [docs/observability.md](docs/observability.md)"),
 	text("AUTH_DECISION_LOG", func(c *Config) *string { return &c.DecisionLog }, decisionOff,
 		"log guard decisions: `denied` (every 403, 401 and 503), `all` (allowed ones too) or `off`"),
 	fraction("AUTH_DECISION_LOG_SAMPLE", func(c *Config) *float64 { return &c.DecisionLogSample }, 1, "0.1",

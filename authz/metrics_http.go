@@ -2,24 +2,22 @@ package authz
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/rolegate/rolegate/middleware"
 )
 
-// metricsHandler is GET /metrics: the Prometheus text format of the
-// served Gatherer. On a closed admin plane (AUTH_CLIENT_KEY or
+// metricsHandler is GET /metrics: what the Observer serves (the
+// Prometheus text format with prommetrics). On a closed admin plane (AUTH_CLIENT_KEY or
 // AUTH_CLIENT_KEYS set) it takes an admin key as a bearer token, as the
 // REST API does (Prometheus: authorization.credentials in the scrape
 // config); in open mode, where any key is a namespace of its own, it is
 // open like GET /ping. The metrics carry no user, key, client or
 // permission: routes, outcomes, counts.
 func (az *Authz) metricsHandler() gin.HandlerFunc {
-	h := promhttp.HandlerFor(az.metrics.gatherer, promhttp.HandlerOpts{ErrorLog: nil})
+	h := az.metrics.o.Handler()
 	accept := az.admins.accept()
 	return func(c *gin.Context) {
 		if accept != nil {
@@ -40,9 +38,5 @@ func (az *Authz) metricsHandler() gin.HandlerFunc {
 // template and status, after the rest of the chain ran.
 func (m *meters) countRequests(c *gin.Context) {
 	c.Next()
-	route := c.FullPath()
-	if route == "" {
-		route = "none"
-	}
-	m.requests.WithLabelValues(route, strconv.Itoa(c.Writer.Status())).Inc()
+	m.o.Request(c.FullPath(), c.Writer.Status())
 }

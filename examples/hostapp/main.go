@@ -30,6 +30,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/rolegate/rolegate/authz"
+	"github.com/rolegate/rolegate/authz/prommetrics"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -59,6 +60,9 @@ func run(userHeader string) error {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = log
+	if cfg.EnableMetrics { // AUTH_ENABLE_METRICS: Prometheus at GET /metrics
+		cfg.Observer = prommetrics.New(nil)
+	}
 	if userHeader != "" {
 		cfg.Resolver = middleware.HeaderResolver(userHeader)
 		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)

@@ -1,0 +1,156 @@
+package observe
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/rolegate/rolegate/middleware"
+)
+
+// Traces go to the host's TracerProvider (nil: no tracing, and none of
+// this runs). Only OpenTelemetry's API is used: a host that sets no
+// provider links no SDK. Spans:
+//
+//   - one server span per request on a route Mount registered, named by
+//     method and route template ("GET /api/role/:role"), never by the raw
+//     path, which holds names;
+//   - one span per cold check ("rolegate.check.cold": a guard or library
+//     check the decision cache could not answer) and per write
+//     ("rolegate.write add_role"); warm checks make none, so the hot path
+//     stays as it is;
+//   - inside these, one client span per store round trip (see
+//     storage.Traced).
+//
+// Attributes name the client by its keyed fingerprint (the one the audit
+// log shows), never by its key, and carry no role, permission or user
+// names. With user names on, the user a check, a membership write or a
+// REST request is about is added as rolegate.user.
+
+// Attribute keys of rolegate's own spans.
+const (
+	AttrClient  = attribute.Key("rolegate.client")  // keyed fingerprint of the client key
+	AttrUser    = attribute.Key("rolegate.user")    // only with user names on
+	AttrCheck   = attribute.Key("rolegate.check")   // "permission" or "role"
+	AttrScoped  = attribute.Key("rolegate.scoped")  // the check was in a scope
+	AttrAllowed = attribute.Key("rolegate.allowed") // the check's answer
+	AttrAction  = attribute.Key("rolegate.action")  // a write's action (add_role, ...)
+	AttrChanged = attribute.Key("rolegate.changed") // the write changed something
+)
+
+// Tracing is what spans need; nil without a TracerProvider.
+type Tracing struct {
+	tracer    trace.Tracer
+	userNames bool
+	prop      propagation.TextMapPropagator
+	reason    func(error) string // an error's reason, never its text
+}
+
+// NewTracing returns nil when tp is nil. name is the tracer's name;
+// reason names an error on a span (error.type) without its text.
+func NewTracing(tp trace.TracerProvider, name string, userNames bool, reason func(error) string) *Tracing {
+	if tp == nil {
+		return nil
+	}
+	return &Tracing{tracer: tp.Tracer(name), userNames: userNames, prop: otel.GetTextMapPropagator(), reason: reason}
+}
+
+// user is the rolegate.user attribute, when the host opted in and there
+// is a user. The user can come straight from the request (the path of a
+// REST request, a header resolver's header) before any name check, so a
+// string that could never be a name is not copied into the span: only its
+// length is.
+func (t *Tracing) user(attrs []attribute.KeyValue, user string) []attribute.KeyValue {
+	if t.userNames && user != "" {
+		if !middleware.ValidName(user) {
+			user = "(not a valid name: " + strconv.Itoa(len(user)) + " bytes)"
+		}
+		attrs = append(attrs, AttrUser.String(user))
+	}
+	return attrs
+}
+
+// end records err on span (its reason, never its text) and ends it.
+func (t *Tracing) end(span trace.Span, err error) {
+	if err != nil {
+		span.SetAttributes(semconv.ErrorTypeKey.String(t.reason(err)))
+		span.SetStatus(codes.Error, "")
+	}
+	span.End()
+}
+
+// ColdCheck runs a check the decision cache could not answer from memory
+// in a span of its own; client is the client's fingerprint, kind
+// "permission" or "role".
+func (t *Tracing) ColdCheck(ctx context.Context, client, kind, scope, user, name string,
+	check func(ctx context.Context, user, scope, name string) (bool, error)) (bool, error) {
+	if t == nil {
+		return check(ctx, user, scope, name)
+	}
+	ctx, span := t.tracer.Start(ctx, "rolegate.check.cold", trace.WithAttributes(
+		t.user([]attribute.KeyValue{AttrClient.String(client), AttrCheck.String(kind), AttrScoped.Bool(scope != "")}, user)...))
+	ok, err := check(ctx, user, scope, name)
+	if err == nil {
+		span.SetAttributes(AttrAllowed.Bool(ok))
+	}
+	t.end(span, err)
+	return ok, err
+}
+
+// StartWrite starts a write's span; the returned end takes the write's
+// outcome. user is the member a membership write is about, if any.
+func (t *Tracing) StartWrite(ctx context.Context, client, action, user string) (context.Context, func(changed bool, err error)) {
+	if t == nil {
+		return ctx, func(bool, error) {}
+	}
+	ctx, span := t.tracer.Start(ctx, "rolegate.write "+action, trace.WithAttributes(
+		t.user([]attribute.KeyValue{AttrClient.String(client), AttrAction.String(action)}, user)...))
+	return ctx, func(changed bool, err error) {
+		if err == nil {
+			span.SetAttributes(AttrChanged.Bool(changed))
+		}
+		t.end(span, err)
+	}
+}
+
+// Requests is the REST span middleware, first in Mount's chain so that
+// it sees the final status (a recovered panic's 500 included); nil
+// without a TracerProvider. A span already in the request's context (the
+// host's own HTTP instrumentation) is the parent; otherwise the incoming
+// trace headers are, through the global propagator. client returns the
+// fingerprint of the request's client, if any.
+func (t *Tracing) Requests(client func(c *gin.Context) (string, bool)) gin.HandlerFunc {
+	if t == nil {
+		return nil
+	}
+	return func(c *gin.Context) {
+		ctx := c.Request.Context()
+		if !trace.SpanContextFromContext(ctx).IsValid() {
+			ctx = t.prop.Extract(ctx, propagation.HeaderCarrier(c.Request.Header))
+		}
+		route := c.FullPath()
+		ctx, span := t.tracer.Start(ctx, c.Request.Method+" "+route, trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(c.Request.Method), semconv.HTTPRoute(route)))
+		defer span.End()
+		c.Request = c.Request.WithContext(ctx)
+		c.Next()
+		status := c.Writer.Status()
+		attrs := []attribute.KeyValue{semconv.HTTPResponseStatusCode(status)}
+		if fp, ok := client(c); ok {
+			attrs = append(attrs, AttrClient.String(fp))
+		}
+		span.SetAttributes(t.user(attrs, c.Param("user"))...)
+		if status >= http.StatusInternalServerError {
+			span.SetAttributes(semconv.ErrorTypeKey.String(strconv.Itoa(status)))
+			span.SetStatus(codes.Error, "")
+		}
+	}
+}
