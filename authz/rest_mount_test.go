@@ -228,7 +228,7 @@ func TestRESTCORS(t *testing.T) {
 			t.Errorf("no CORS header on a simple request: %v", w.Header())
 		}
 		w = performRequest(e, "OPTIONS", "/api/role/x", "", nil)
-		if w.Code != http.StatusNoContent || w.Header().Get("Allow") != "DELETE, GET, POST, OPTIONS" {
+		if w.Code != http.StatusNoContent || w.Header().Get("Allow") != "DELETE, GET, POST, PUT, OPTIONS" {
 			t.Errorf("plain OPTIONS = %d, Allow %q", w.Code, w.Header().Get("Allow"))
 		}
 	})
@@ -311,7 +311,7 @@ func TestRESTRouteList(t *testing.T) {
 		got = append(got, rt.method+" "+rt.path)
 	}
 	want := []string{
-		"GET /api/roles", "POST /api/role/:role", "DELETE /api/role/:role", "GET /api/role/:role",
+		"GET /api/roles", "POST /api/role/:role", "DELETE /api/role/:role", "GET /api/role/:role", "PUT /api/role/:role",
 		"GET /api/permission/:group/:name", "POST /api/permission/:group/:name", "DELETE /api/permission/:group/:name",
 		"GET /api/membership/:user/:group", "POST /api/membership/:user/:group", "DELETE /api/membership/:user/:group",
 		"GET /api/has_permission/:user/:name", "GET /api/user_permissions/:user", "GET /api/user_roles/:user",
@@ -322,6 +322,7 @@ func TestRESTRouteList(t *testing.T) {
 		"GET /api/scoped_memberships",
 		"GET /api/revision",
 		"POST /api/user/:user/rename/:new",
+		"GET /api/users",
 		"GET /api/audit",
 	}
 	if !slices.Equal(got, want) {

@@ -63,6 +63,10 @@ func TestRESTUnknownQueryParameter(t *testing.T) {
 				"/api/scoped_memberships?limit=1",
 				"/api/audit?limit=5&action=add_role&before=1000",
 				"/api/roles?limit=1&after=a",
+				"/api/roles?prefix=a&limit=1",
+				"/api/members/editor?prefix=s&scope=org-1",
+				"/api/user_roles/sq2?prefix=e",
+				"/api/users?prefix=s&limit=1&after=a",
 			} {
 				checkEnvelope(t, performRequest(e, http.MethodGet, target, key, nil), http.StatusOK)
 			}

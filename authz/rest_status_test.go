@@ -257,7 +257,11 @@ func TestRESTUnavailable(t *testing.T) {
 				}
 				for _, rt := range restRoutes() {
 					t.Run("503 "+rt.method+" "+rt.path, func(t *testing.T) {
-						w := performRequest(e, rt.method, fillPath(rt.path, -1, ""), key, nil)
+						var reqBody io.Reader
+						if rt.method == http.MethodPut { // PUT /api/role/:role needs its body
+							reqBody = strings.NewReader(`{"description":""}`)
+						}
+						w := performRequest(e, rt.method, fillPath(rt.path, -1, ""), key, reqBody, "Content-Type", "application/json")
 						body := checkEnvelope(t, w, http.StatusServiceUnavailable)
 						if body["error"] != "store unavailable" {
 							t.Errorf("detail %q", body["error"])

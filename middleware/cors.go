@@ -35,7 +35,7 @@ var corsAllowHeaders = []string{
 }
 
 // CORS returns CORS middleware built on gin-contrib/cors with the headers
-// and methods (GET, POST, DELETE, OPTIONS) of the rolegate routes. A request
+// and methods (GET, POST, PUT, DELETE, OPTIONS) of the rolegate routes. A request
 // from an origin that is not allowed gets 403 with the error envelope.
 // Configuration errors are returned, not panicked, which gin-contrib/cors
 // would do.
@@ -48,7 +48,7 @@ func CORS(cfg CORSConfig) (gin.HandlerFunc, error) {
 		return nil, err
 	}
 	cc := cors.Config{
-		AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodOptions},
+		AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions},
 		AllowHeaders:  corsAllowHeaders,
 		ExposeHeaders: []string{HeaderRequestID, "WWW-Authenticate"},
 		MaxAge:        12 * time.Hour,

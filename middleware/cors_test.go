@@ -97,7 +97,7 @@ func TestCORS(t *testing.T) {
 						t.Errorf("Allow-Headers %q lacks %s", headersAllowed, h)
 					}
 				}
-				if got := w.Header().Get("Access-Control-Allow-Methods"); got != "GET,POST,DELETE,OPTIONS" {
+				if got := w.Header().Get("Access-Control-Allow-Methods"); got != "GET,POST,PUT,DELETE,OPTIONS" {
 					t.Errorf("Allow-Methods = %q", got)
 				}
 			}

@@ -42,6 +42,9 @@ const (
 	// UsersWithPermission: the users that hold a permission through a
 	// membership of a role granted it or inheriting it (of a permission).
 	UsersWithPermission
+	// UsersWithMembership: the users that hold at least one membership,
+	// global or in any scope (of nothing: of is "").
+	UsersWithMembership
 )
 
 func (l List) String() string {
@@ -66,6 +69,8 @@ func (l List) String() string {
 		return "roles granted permission"
 	case UsersWithPermission:
 		return "users with permission"
+	case UsersWithMembership:
+		return "users with membership"
 	}
 	return fmt.Sprintf("List(%d)", int(l))
 }
@@ -105,6 +110,8 @@ func Each(ctx context.Context, db bun.IDB, s Scope, l List, scope, of string, w 
 		return eachWhichRoleCan(ctx, db, s, of, w, fn)
 	case UsersWithPermission:
 		return eachWhichUserCan(ctx, db, s, of, w, fn)
+	case UsersWithMembership:
+		return eachUser(ctx, db, s, w, fn)
 	}
 	return errNoList(l, "by Each")
 }
@@ -150,6 +157,10 @@ func Names(ctx context.Context, db bun.IDB, s Scope, l List, of string) ([]strin
 		return rolesGranting(ctx, db, s, of)
 	case UsersWithPermission:
 		return whichUsersCan(ctx, db, s, of)
+	case UsersWithMembership:
+		out := []string{}
+		err := eachUser(ctx, db, s, ListWindow{}, func(p []string) error { out = append(out, p...); return nil })
+		return out, err
 	}
 	return nil, errNoList(l, "by Names")
 }

@@ -48,6 +48,7 @@ func TestListsReadAlike(t *testing.T) {
 			{storage.PermissionsOfUser, "sara", []string{"edit", "read"}},
 			{storage.RolesWithPermission, "read", []string{"admin", "editor", "viewer"}},
 			{storage.UsersWithPermission, "read", []string{"bob", "sara"}},
+			{storage.UsersWithMembership, "", []string{"bob", "carl", "sara"}},
 		}
 		for _, c := range cases {
 			names, err := storage.Names(ctx, db, s, c.l, c.of)

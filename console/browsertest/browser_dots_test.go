@@ -41,7 +41,7 @@ func TestConsoleDotSegmentNames(t *testing.T) {
 	b.run(t, "stop inheriting from ..",
 		goTo("#/role/victim"), waitText("h1", "Role victim"), waitText("#parents-list", ".."),
 		chromedp.Click(chromedp.CSS(`button[aria-label="Stop inheriting from .."]`)),
-		waitText("#parents-list", "cannot be sent"))
+		waitText("#parents-status", "cannot be sent"))
 	if code := do(http.MethodGet, "role/victim"); code != http.StatusOK {
 		t.Errorf("GET role/victim after removing the link to ..: %d, want 200 (the role must survive)", code)
 	}

@@ -78,6 +78,36 @@ func newHostApp(t *testing.T) string {
 // newHostAppWith is newHostApp with the host's own engine settings.
 func newHostAppWith(t *testing.T, mount string, settings func(*gin.Engine)) string {
 	t.Helper()
+	url, _ := newHostAppCounting(t, mount, settings)
+	return url
+}
+
+// requestCounter counts the requests that reach the REST API (paths
+// holding "/api/"), so that a test can bound what a page costs.
+type requestCounter struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (rc *requestCounter) add(p string) {
+	rc.mu.Lock()
+	rc.paths = append(rc.paths, p)
+	rc.mu.Unlock()
+}
+
+// take returns the requests counted since the last take, and forgets them.
+func (rc *requestCounter) take() []string {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	p := rc.paths
+	rc.paths = nil
+	return p
+}
+
+// newHostAppCounting is newHostAppWith with a counter of the API requests
+// in front of the host app.
+func newHostAppCounting(t *testing.T, mount string, settings func(*gin.Engine)) (string, *requestCounter) {
+	t.Helper()
 	gin.SetMode(gin.ReleaseMode)
 	cfg := authz.DefaultConfig()
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "auth.sqlite3")
@@ -95,9 +125,15 @@ func newHostAppWith(t *testing.T, mount string, settings func(*gin.Engine)) stri
 	if err := az.Mount(r.Group(mount)); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(r)
+	rc := &requestCounter{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.Contains(req.URL.Path, "/api/") {
+			rc.add(req.Method + " " + req.URL.RequestURI())
+		}
+		r.ServeHTTP(w, req)
+	}))
 	t.Cleanup(srv.Close)
-	return srv.URL + mount + "/console/"
+	return srv.URL + mount + "/console/", rc
 }
 
 // browser starts headless Chromium with a fresh profile and collects what
@@ -303,7 +339,7 @@ func TestConsoleInBrowser(t *testing.T) {
 
 	b.run(t, "create a role",
 		fill("new-role", "editor"), fill("new-role-desc", "Can edit notes"), submit("new-role"),
-		waitText("#roles-list", "editor"), waitText("#status", "Role editor created"))
+		waitText("#roles-list", "editor"), waitText("#new-role-status", "Role editor created"))
 	b.run(t, "create a parent role",
 		fill("new-role", "reader"), submit("new-role"), waitText("#roles-list", "reader"),
 		screenshot(dir, "02-roles"))
@@ -315,11 +351,15 @@ func TestConsoleInBrowser(t *testing.T) {
 		fill("grant-name", "edit"), submit("grant-name"), waitText("#grants-list", "edit"),
 		fill("parent-name", "reader"), submit("parent-name"), waitText("#parents-list", "reader"),
 		fill("member-user", "alice"), submit("member-user"), waitText("#members-list", "alice"),
-		waitText("#effective-list", "inherited from reader"),
+		chromedp.Click(chromedp.CSS("#effective summary")),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Where does read come from?"]`)),
+		waitText("#effective-list", "inherited from reader (editor → reader)"),
 		screenshot(dir, "03-role"))
 
 	b.run(t, "the parent lists the role inheriting from it",
-		goTo("#/role/reader"), waitText("h1", "Role reader"), waitText("#children-list", "editor"))
+		goTo("#/role/reader"), waitText("h1", "Role reader"),
+		waitText("#children-h", "(1)"), chromedp.Click(chromedp.CSS("#children summary")),
+		waitText("#children-list", "editor"))
 
 	b.run(t, "a scoped member",
 		goTo("#/members"), waitText("h1", "Members"),
@@ -351,7 +391,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		waitText("#del-what", "0 memberships in a scope"),
 		screenshot(dir, "07-delete-confirm"),
 		chromedp.Click(chromedp.CSS("#confirm-delete")),
-		waitText("#status", "Role editor deleted, with 1 membership and 1 permission"),
+		waitText("#roles-status", "Role editor deleted, with 1 membership and 1 permission"),
 		waitNoText("#roles-list", "editor"))
 
 	b.run(t, "the member lost the permission",
@@ -407,7 +447,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.run(t, "an error shows the envelope's message",
 		chromedp.EmulateViewport(1280, 900), goTo("#/roles"), waitText("h1", "Roles"),
 		fill("new-role", " padded"), submit("new-role"),
-		waitText("#new-role-error", "leading or trailing"))
+		waitText("#new-role-status", "leading or trailing"))
 
 	// Lists page: 60 more roles, through the REST API as any client would.
 	api := strings.TrimSuffix(url, "console/") + "api/"
@@ -436,7 +476,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	b.run(t, "remove a scoped membership",
 		goTo("#/members"), waitText("#scoped-list", "bob is a member of reader"),
 		chromedp.Click(chromedp.CSS(`button[aria-label="Remove bob from reader in scope org-1"]`)),
-		waitText("#scoped-list", "No scoped memberships"), waitText("#status", "bob is no longer a member of reader in scope org-1"))
+		waitText("#scoped-list", "No scoped memberships"), waitText("#scoped-status", "bob is no longer a member of reader in scope org-1"))
 
 	b.run(t, "sign out forgets the key",
 		chromedp.EmulateViewport(1280, 900), chromedp.Click(chromedp.CSS(".signout")),

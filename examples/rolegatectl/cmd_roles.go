@@ -9,7 +9,7 @@ import (
 )
 
 func newRoleCmd(g *globals) *cobra.Command {
-	cmd := &cobra.Command{Use: "role", Short: "List, add and delete roles; show a role's permissions and members"}
+	cmd := &cobra.Command{Use: "role", Short: "List, add, describe and delete roles; show a role's permissions and members"}
 	var desc string
 	add := &cobra.Command{
 		Use: "add ROLE", Short: "Create a role (exists already: unchanged, exit 0)", Args: exactArgs(1, "ROLE"),
@@ -77,7 +77,17 @@ func newRoleCmd(g *globals) *cobra.Command {
 		}),
 	}
 	members.Flags().StringVar(&scope, "scope", "", "also count memberships in this scope")
-	cmd.AddCommand(list, add, del, perms, members)
+	describe := &cobra.Command{
+		Use: "describe ROLE TEXT", Short: "Change a role's description (\"\" clears it; the role must exist)", Args: exactArgs(2, "ROLE", "TEXT"),
+		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, args []string) error {
+			var out map[string]any
+			if _, err := a.send(ctx, http.MethodPut, "/api/role/"+seg(args[0]), nil, map[string]string{"description": args[1]}, &out); err != nil {
+				return err
+			}
+			return g.showResult(cmd.OutOrStdout(), out, "role "+args[0]+": description set")
+		}),
+	}
+	cmd.AddCommand(list, add, describe, del, perms, members)
 	return cmd
 }
 

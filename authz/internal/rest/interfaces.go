@@ -15,6 +15,7 @@ import (
 // never reads the store itself.
 type Client interface {
 	AddRole(ctx context.Context, role, description string) (bool, error)
+	SetRoleDescription(ctx context.Context, role, description string) (bool, error)
 	DelRole(ctx context.Context, role string) (bool, error)
 	GetRole(ctx context.Context, role string) (rbac.Role, error)
 	CountRole(ctx context.Context, role string) (rbac.RoleCounts, error)
@@ -55,6 +56,7 @@ type Client interface {
 	EachWhichUserCanIn(ctx context.Context, scope, name string, w rbac.ListWindow, fn func([]rbac.ScopedUser) error) error
 	EachParent(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
 	EachChild(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
+	EachUser(ctx context.Context, w rbac.ListWindow, fn func([]string) error) error
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
 	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
 

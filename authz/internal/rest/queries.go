@@ -39,6 +39,8 @@ func queryRoutes() []route {
 		}
 		return rt
 	}
+	// prefixed accepts ?prefix (see withPrefix) on a list route.
+	prefixed := func(rt route) route { rt.query = append(rt.query, "prefix"); return rt }
 	roleEntries := func(w *listWriter) func([]rbac.ScopedRole) error { return eachEntry[rbac.ScopedRole](w) }
 	userEntries := func(w *listWriter) func([]rbac.ScopedUser) error { return eachEntry[rbac.ScopedUser](w) }
 	rolePermissions := list("/api/role_permissions/:role", "get_permissions", role, roleResource,
@@ -103,21 +105,31 @@ func queryRoutes() []route {
 			func(call *request, scope string, w *listWriter) error {
 				return call.cl.EachUserPermissionIn(call.ctx, scope, call.args[0], call.window(), eachName(w, asName))
 			}),
-		withScope(list("/api/user_roles/:user", "get_user_roles", user, userResource,
+		prefixed(withScope(list("/api/user_roles/:user", "get_user_roles", user, userResource,
 			func(call *request, w *listWriter) error {
-				return call.cl.EachUserRole(call.ctx, call.args[0], call.window(), eachName(w, asRole))
+				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
+					return call.cl.EachUserRole(call.ctx, call.args[0], win, fn)
+				}, eachName(w, asRole))
 			}),
 			func(call *request, scope string, w *listWriter) error {
-				return call.cl.EachUserRoleIn(call.ctx, scope, call.args[0], call.window(), roleEntries(w))
-			}),
+				return withPrefix(call, func(r rbac.ScopedRole) string { return r.Role },
+					func(win rbac.ListWindow, fn func([]rbac.ScopedRole) error) error {
+						return call.cl.EachUserRoleIn(call.ctx, scope, call.args[0], win, fn)
+					}, roleEntries(w))
+			})),
 		rolePermissions,
-		withScope(list("/api/members/:role", "get_role_members", role, roleResource,
+		prefixed(withScope(list("/api/members/:role", "get_role_members", role, roleResource,
 			func(call *request, w *listWriter) error {
-				return call.cl.EachRoleMember(call.ctx, call.args[0], call.window(), eachName(w, asUser))
+				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
+					return call.cl.EachRoleMember(call.ctx, call.args[0], win, fn)
+				}, eachName(w, asUser))
 			}),
 			func(call *request, scope string, w *listWriter) error {
-				return call.cl.EachRoleMemberIn(call.ctx, scope, call.args[0], call.window(), userEntries(w))
-			}),
+				return withPrefix(call, func(u rbac.ScopedUser) string { return u.User },
+					func(win rbac.ListWindow, fn func([]rbac.ScopedUser) error) error {
+						return call.cl.EachRoleMemberIn(call.ctx, scope, call.args[0], win, fn)
+					}, userEntries(w))
+			})),
 		list("/api/which_roles_can/:name", "which_roles_can", perm, permResource,
 			func(call *request, w *listWriter) error {
 				return call.cl.EachWhichRoleCan(call.ctx, call.args[0], call.window(), eachName(w, asRole))

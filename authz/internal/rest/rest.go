@@ -97,7 +97,7 @@ func Table() []RouteInfo {
 func routes() []route {
 	var out []route
 	out = append(out, roleRoutes()...)
-	out = append(out, getRoleRoute())
+	out = append(out, getRoleRoute(), putRoleRoute())
 	out = append(out, grantRoutes()...)
 	out = append(out, queryRoutes()...)
 	out = append(out, inheritRoutes()...)
@@ -105,6 +105,7 @@ func routes() []route {
 	out = append(out, scopedMembershipsRoute())
 	out = append(out, revisionRoute())
 	out = append(out, renameRoute())
+	out = append(out, usersRoute())
 	return append(out, auditRoute())
 }
 

@@ -17,9 +17,13 @@ func roleRoutes() []route {
 	roleParam := []param{{"role", "role"}}
 	roleResource := func(call *request) string { return "role:" + call.args[0] }
 	return []route{{
-		method: http.MethodGet, path: "/api/roles", action: "roles", list: true,
+		method: http.MethodGet, path: "/api/roles", action: "roles", list: true, query: []string{"prefix"},
 		stream: func(call *request, w *listWriter) error {
-			return call.cl.EachRole(call.ctx, call.window(), eachEntry[rbac.Role](w))
+			return withPrefix(call, func(r rbac.Role) string { return r.Role },
+				func(win rbac.ListWindow, fn func([]rbac.Role) error) error {
+					return call.cl.EachRole(call.ctx, win, fn)
+				},
+				eachEntry[rbac.Role](w))
 		},
 	}, {
 		method: http.MethodPost, path: "/api/role/:role", action: "add_role", params: roleParam, write: true,

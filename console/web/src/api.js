@@ -2,6 +2,8 @@
 // the client key as a bearer token. The key lives in this tab's
 // sessionStorage, never in a URL or a cookie.
 
+import { learn } from './names.js';
+
 const KEY = 'rolegate.console.key';
 
 // The mount point: the console is served at <mount>/console/, the API at
@@ -67,4 +69,9 @@ export async function call(method, path, { query, body, key } = {}) {
   return env.data;
 }
 
-export const get = (path, query) => call('GET', path, { query });
+// get reads, and keeps the names of the answer for the suggestions.
+export async function get(path, query) {
+  const data = await call('GET', path, { query });
+  learn(data);
+  return data;
+}

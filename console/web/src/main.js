@@ -1,19 +1,19 @@
 // rolegate's admin console: a single page over the public REST API.
 import { render } from 'preact';
 import { call, storedKey, storeKey, forgetKey, setUnauthorizedHandler } from './api.js';
-import { html, useState, useEffect, useRef, Field, ErrorText } from './ui.js';
+import { html, useState, useEffect, useRef, Field, ErrorText, Suggestions, clearStatus } from './ui.js';
 import { RolesPage } from './roles.js';
 import { RolePage } from './role.js';
-import { UserPage, MembersPage, UserLookup } from './user.js';
+import { UserPage, MembersPage, UsersPage } from './user.js';
 import { WhoCanPage, AuditPage } from './whocan.js';
 
 // route reads the hash: #/roles, #/role/<name>, #/members, #/user/<name>,
-// #/whocan/<permission>, #/audit.
+// #/whocan/<permission>[/<scope>], #/audit.
 function route() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map((s) => {
     try { return decodeURIComponent(s); } catch { return ''; }
   });
-  return { page: parts[0] || 'roles', arg: parts[1] || '' };
+  return { page: parts[0] || 'roles', arg: parts[1] || '', arg2: parts[2] || '' };
 }
 
 const NAV = [['roles', 'Roles'], ['members', 'Members'], ['user', 'Users'], ['whocan', 'Who can'], ['audit', 'Audit log']];
@@ -51,10 +51,9 @@ function App() {
   const [signedIn, setSignedIn] = useState(!!storedKey());
   const [reason, setReason] = useState('');
   const [r, setR] = useState(route());
-  const [status, setStatus] = useState('');
   const h1 = useRef();
   useEffect(() => {
-    const f = () => { setR(route()); setStatus(''); };
+    const f = () => { setR(route()); clearStatus(); };
     addEventListener('hashchange', f);
     setUnauthorizedHandler((msg) => { forgetKey(); setReason(msg); setSignedIn(false); });
     return () => removeEventListener('hashchange', f);
@@ -62,24 +61,23 @@ function App() {
   useEffect(() => { if (h1.current) h1.current.focus(); }, [r.page, r.arg, signedIn]);
   if (!signedIn) return html`<${SignIn} reason=${reason} onIn=${() => { setReason(''); setSignedIn(true); }} />`;
   const go = (h) => { location.hash = h; };
-  const notify = setStatus;
   let title, page;
   switch (r.page) {
     case 'role':
       title = 'Role ' + r.arg;
-      page = html`<${RolePage} role=${r.arg} notify=${notify} />`;
+      page = html`<${RolePage} role=${r.arg} />`;
       break;
     case 'members':
       title = 'Members';
-      page = html`<${MembersPage} go=${go} notify=${notify} />`;
+      page = html`<${MembersPage} go=${go} />`;
       break;
     case 'user':
       title = r.arg ? 'User ' + r.arg : 'Users';
-      page = r.arg ? html`<${UserPage} user=${r.arg} go=${go} />` : html`<${UserLookup} go=${go} />`;
+      page = r.arg ? html`<${UserPage} user=${r.arg} go=${go} />` : html`<${UsersPage} go=${go} />`;
       break;
     case 'whocan':
       title = r.arg ? 'Who can ' + r.arg : 'Who can';
-      page = html`<${WhoCanPage} name=${r.arg} go=${go} />`;
+      page = html`<${WhoCanPage} name=${r.arg} scope=${r.arg2} go=${go} />`;
       break;
     case 'audit':
       title = 'Audit log';
@@ -87,9 +85,11 @@ function App() {
       break;
     default:
       title = 'Roles';
-      page = html`<${RolesPage} notify=${notify} />`;
+      page = html`<${RolesPage} />`;
   }
   document.title = title + ' · rolegate console';
+  // Each page starts afresh on every navigation (the key): nothing typed,
+  // shown or answered on one page (a check, a scope) survives on the next.
   return html`
     <a class="skip" href="#main" onClick=${(e) => { e.preventDefault(); h1.current && h1.current.focus(); }}>Skip to content</a>
     <header>
@@ -101,9 +101,9 @@ function App() {
     </header>
     <main id="main">
       <h1 tabindex="-1" ref=${h1}>${title}</h1>
-      <p id="status" role="status" aria-live="polite">${status}</p>
-      ${page}
-    </main>`;
+      <div key=${r.page + '/' + r.arg + '/' + r.arg2} class="page">${page}</div>
+    </main>
+    <${Suggestions} />`;
 }
 
 render(html`<${App} />`, document.getElementById('app'));

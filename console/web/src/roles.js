@@ -1,9 +1,12 @@
 // The roles page: list, create, delete with the cascade named.
 import { call, get, seg } from './api.js';
-import { html, useState, useEffect, useRef, usePaged, List, Field, ErrorText, useAction, href, PAGE } from './ui.js';
+import { html, useState, useEffect, useRef, usePaged, List, Field, ErrorText, Status, Search, say, useAction, useDebounced, href, PAGE, ROLES } from './ui.js';
+import { forget } from './names.js';
 
-export function RolesPage({ notify }) {
-  const p = usePaged((after) => get('roles', { limit: PAGE, after }), (r) => r.role, []);
+export function RolesPage() {
+  const [find, setFind] = useState('');
+  const prefix = useDebounced(find);
+  const p = usePaged((after) => get('roles', { limit: PAGE, after, prefix }), (r) => r.role, [prefix]);
   const [name, setName] = useState('');
   const [desc, setDesc] = useState('');
   const [doomed, setDoomed] = useState('');
@@ -13,15 +16,16 @@ export function RolesPage({ notify }) {
   useEffect(() => {
     if (!doomed && opener.current && opener.current.isConnected) opener.current.focus();
   }, [doomed]);
-  const a = useAction();
+  const a = useAction('new-role');
   const create = (e) => {
     e.preventDefault();
     a.run(async () => {
-      await call('POST', 'role/' + seg(name), { body: desc ? { description: desc } : undefined });
-      notify('Role ' + name + ' created.');
+      const r = await call('POST', 'role/' + seg(name), { body: desc ? { description: desc } : undefined });
+      const msg = 'Role ' + r.role + ' created.';
       setName('');
       setDesc('');
       p.reload();
+      return msg;
     });
   };
   return html`
@@ -32,11 +36,13 @@ export function RolesPage({ notify }) {
         <${Field} id="new-role-desc" label="Description" value=${desc} onInput=${setDesc} />
         <button type="submit" disabled=${a.busy}>Create role</button>
       </form>
-      <${ErrorText} text=${a.error} id="new-role-error" />
+      <${Status} owner="new-role" />
     </section>
     <section aria-labelledby="roles-h">
       <h2 id="roles-h">Roles</h2>
-      <${List} p=${p} label="Roles" id="roles-list" empty="No roles yet." render=${(r) => html`
+      <${Search} id="find-role" label="Find roles" value=${find} onInput=${setFind} list=${ROLES} />
+      <${Status} owner="roles" />
+      <${List} p=${p} label="Roles" id="roles-list" empty=${prefix ? 'No role starts with “' + prefix + '”.' : 'No roles yet.'} render=${(r) => html`
         <li key=${r.role} class="row">
           <a href=${href('role', r.role)}>${r.role}</a>
           <span class="desc">${r.description}</span>
@@ -46,7 +52,7 @@ export function RolesPage({ notify }) {
     </section>
     ${doomed && html`<${DeleteRole} role=${doomed} onClose=${(done) => {
       setDoomed('');
-      if (done) { notify(done); p.reload(); opener.current = null; }
+      if (done) { forget('roles', doomed); say('roles', done); p.reload(); opener.current = null; }
     }} />`}`;
 }
 

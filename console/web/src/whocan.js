@@ -1,18 +1,19 @@
 // "Who can" for a permission, and the audit log.
 import { get, seg } from './api.js';
-import { html, useState, usePaged, List, Field, ErrorText, href, PAGE } from './ui.js';
+import { html, useState, usePaged, List, Field, ErrorText, href, PAGE, PERMS } from './ui.js';
 
-export function WhoCanPage({ name, go }) {
+// WhoCanPage answers for the permission and scope of the address
+// (#/whocan/<permission>/<scope>), so that both survive the navigation.
+export function WhoCanPage({ name, scope: shown, go }) {
   const [v, setV] = useState(name || '');
-  const [scope, setScope] = useState('');
-  const [shown, setShown] = useState('');
+  const [scope, setScope] = useState(shown || '');
   const users = usePaged((after) => name ? get('which_users_can/' + seg(name), { limit: PAGE, after, scope: shown }) : Promise.resolve([]),
     (x) => x.user, [name, shown]);
   const roles = usePaged((after) => name ? get('which_roles_can/' + seg(name), { limit: PAGE, after }) : Promise.resolve([]),
     (x) => x.role, [name]);
   return html`
-    <form class="inline" onSubmit=${(e) => { e.preventDefault(); setShown(scope); if (v) go(href('whocan', v)); }}>
-      <${Field} id="whocan-perm" label="Permission" value=${v} onInput=${setV} required />
+    <form class="inline" onSubmit=${(e) => { e.preventDefault(); if (v) go(scope.trim() ? href('whocan', v, scope.trim()) : href('whocan', v)); }}>
+      <${Field} id="whocan-perm" label="Permission" value=${v} onInput=${setV} required list=${PERMS} />
       <${Field} id="whocan-scope" label="Scope" value=${scope} onInput=${setScope} hint="Empty: global memberships only." />
       <button type="submit">Who can?</button>
     </form>
@@ -30,7 +31,7 @@ export function WhoCanPage({ name, go }) {
     </div>`}`;
 }
 
-const ACTIONS = ['add_role', 'del_role', 'add_permission', 'del_permission', 'add_membership', 'del_membership',
+const ACTIONS = ['add_role', 'set_description', 'del_role', 'add_permission', 'del_permission', 'add_membership', 'del_membership',
   'add_inheritance', 'del_inheritance', 'batch'];
 
 export function AuditPage() {
