@@ -43,6 +43,14 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	if c.az.closed.Load() {
 		return false, ErrClosed
 	}
+	if c.az.writeRate != nil {
+		// Open mode: before any work, so that a client over its rate costs
+		// the store nothing but (within the refusal budget) its refusal.
+		if err = c.az.writeRate.Allow(c.scope.NS); err != nil {
+			c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+			return false, err
+		}
+	}
 	if c.az.sqliteWriters != nil {
 		// SQLite has one writer at a time, and a writer that finds the
 		// lock taken polls for it with sleeps of up to 100 ms (its busy
@@ -105,6 +113,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	}
 	if !ch.many && !c.az.cfg.DisableAuditLogging {
 		c.az.metrics.audited(1)
+		c.az.pruner.Wrote(1)
 	}
 	if changed {
 		switch {
@@ -215,4 +224,5 @@ func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource
 		return
 	}
 	az.metrics.audited(1)
+	az.pruner.Wrote(1)
 }

@@ -3,6 +3,11 @@ package rest
 import (
 	"errors"
 	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/authz/internal/limits"
 
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 )
@@ -31,6 +36,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusNotFound, "role not found"
 	case errors.Is(err, rbac.ErrQuotaExceeded):
 		return http.StatusInsufficientStorage, "storage quota exceeded"
+	case errors.Is(err, rbac.ErrRateLimited):
+		return http.StatusTooManyRequests, "too many requests"
 	case errors.Is(err, rbac.ErrCycle):
 		return http.StatusConflict, "inheritance cycle"
 	case errors.Is(err, rbac.ErrUnavailable), errors.Is(err, rbac.ErrClosed):
@@ -45,4 +52,12 @@ func StatusOf(err error) (int, string) {
 func Reason(err error) string {
 	_, reason := StatusOf(err)
 	return reason
+}
+
+// setRetryAfter sets the Retry-After header of a 429: the seconds the
+// refusal names (see limits.Refused).
+func setRetryAfter(c *gin.Context, err error) {
+	if s, ok := limits.RetryAfter(err); ok {
+		c.Header("Retry-After", strconv.Itoa(s))
+	}
 }
