@@ -87,6 +87,7 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 		n := batchAudited(results)
 		c.az.metrics.audited(n)
 		c.az.pruner.Wrote(n)
+		c.az.pruner.Settle(ctx)
 	}
 	return results, nil
 }

@@ -51,6 +51,9 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			return false, err
 		}
 	}
+	// After the commit and the unlock below: once this process has written
+	// its share of the audit bound, wait for the retention to catch up.
+	defer c.az.pruner.Settle(ctx)
 	if c.az.sqliteWriters != nil {
 		// SQLite has one writer at a time, and a writer that finds the
 		// lock taken polls for it with sleeps of up to 100 ms (its busy

@@ -29,6 +29,10 @@ type Pruner struct {
 	written atomic.Int64  // records written by this process since the last prune
 	poke    chan struct{} // wakes Run before its tick (see Wrote)
 	once    sync.Once
+
+	mu      sync.Mutex
+	next    chan struct{} // closed when the next run (not one in progress) ends
+	stopped bool          // Run has returned: Settle waits for nothing
 }
 
 // pokeShare is the share of MaxRecords that this process may write before
@@ -46,7 +50,7 @@ func (p *Pruner) Wrote(n int) {
 		return
 	}
 	p.init()
-	if p.written.Add(int64(n)) < max(int64(p.MaxRecords/pokeShare), 1) {
+	if p.written.Add(int64(n)) < p.share() {
 		return
 	}
 	select {
@@ -55,7 +59,49 @@ func (p *Pruner) Wrote(n int) {
 	}
 }
 
-func (p *Pruner) init() { p.once.Do(func() { p.poke = make(chan struct{}, 1) }) }
+func (p *Pruner) init() {
+	p.once.Do(func() {
+		p.poke = make(chan struct{}, 1)
+		p.next = make(chan struct{})
+	})
+}
+
+// settleWait bounds how long Settle waits for a prune.
+const settleWait = 10 * time.Second
+
+// Settle makes a writer wait, once this process has written its share of
+// MaxRecords since the last prune, until a prune that started after those
+// records were written has ended. A writer calls it after its commit,
+// holding no lock the pruner needs. One writer in each share written
+// waits (amortised); the others return at once. So a client writing as
+// fast as the store takes it keeps the table within MaxRecords plus the
+// share plus what writers have in flight, at every moment, not only once
+// the pruner catches up.
+func (p *Pruner) Settle(ctx context.Context) {
+	if p == nil || p.written.Load() < p.share() {
+		return
+	}
+	p.init()
+	p.mu.Lock()
+	next, stopped := p.next, p.stopped
+	p.mu.Unlock()
+	if stopped {
+		return
+	}
+	select {
+	case p.poke <- struct{}{}: // that next run is due now
+	default:
+	}
+	t := time.NewTimer(settleWait)
+	defer t.Stop()
+	select {
+	case <-next:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+func (p *Pruner) share() int64 { return max(int64(p.MaxRecords/pokeShare), 1) }
 
 // Run deletes audit records older than Retention and, beyond MaxRecords,
 // the oldest of the clients holding the most: at once, then every Every,
@@ -66,9 +112,22 @@ func (p *Pruner) Run(ctx context.Context) {
 	p.init()
 	t := time.NewTicker(p.Every)
 	defer t.Stop()
+	defer func() {
+		p.mu.Lock()
+		p.stopped = true
+		close(p.next)
+		p.mu.Unlock()
+	}()
 	for {
+		// Writers that Settle from now on wait for the run after this
+		// one: this one may have read its plan before their records.
+		p.mu.Lock()
+		this := p.next
+		p.next = make(chan struct{})
+		p.mu.Unlock()
 		p.written.Store(0)
 		p.Prune(ctx)
+		close(this)
 		select {
 		case <-ctx.Done():
 			return
