@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +49,7 @@ func TestHostappOpenMode(t *testing.T) {
 	app := exec.Command(bin, "-open")
 	app.Env = append(environWithout("AUTH_CLIENT_KEY", "AUTH_CLIENT_KEYS"),
 		"AUTH_SQLITE_PATH="+filepath.Join(dir, "auth.sqlite3"), "AUTH_SERVER_PORT="+port,
-		"AUTH_DATABASE_URL=", "AUTH_DATABASE_TYPE=sqlite", "AUTH_OPEN_WRITES_PER_SECOND=5")
+		"AUTH_DATABASE_URL=", "AUTH_DATABASE_TYPE=sqlite", "AUTH_OPEN_WRITES_PER_SECOND=1")
 	app.Dir = dir
 	var logs strings.Builder
 	app.Stdout, app.Stderr = &logs, &logs
@@ -68,21 +69,32 @@ func TestHostappOpenMode(t *testing.T) {
 	base := "http://127.0.0.1:" + port
 	waitUp(t, base+"/ping", &logs)
 
+	// At 1 write a second in bursts of 2, one stranger's writes meet a
+	// 429 within a few, however slow this machine is.
 	key := uuid.NewString()
-	for i := range 10 {
-		if code, body := call(t, http.MethodPost, base+"/api/role/r"+string(rune('a'+i)), "Authorization", "Bearer "+key); code != http.StatusCreated {
-			t.Fatalf("write %d with a stranger's key: %d %s", i, code, body)
+	start, created, limited := time.Now(), 0, false
+	for i := 0; i < 50 && !limited; i++ {
+		req, _ := http.NewRequest(http.MethodPost, base+"/api/role/r"+strconv.Itoa(i), nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		switch resp.StatusCode {
+		case http.StatusCreated:
+			created++
+		case http.StatusTooManyRequests:
+			limited = true
+			if ra := resp.Header.Get("Retry-After"); ra != "1" {
+				t.Errorf("429 with Retry-After %q, want 1", ra)
+			}
+		default:
+			t.Fatalf("write %d with a stranger's key: %d", i, resp.StatusCode)
 		}
 	}
-	req, _ := http.NewRequest(http.MethodPost, base+"/api/role/over", nil)
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" {
-		t.Errorf("write past the rate: %d, Retry-After %q; want 429 and 1", resp.StatusCode, resp.Header.Get("Retry-After"))
+	if allowed := 2 + int(time.Since(start).Seconds()) + 1; !limited || created > allowed {
+		t.Errorf("%d writes created before a 429 (limited: %v), want at most %d", created, limited, allowed)
 	}
 	if code, body := call(t, http.MethodGet, base+"/"); code != http.StatusOK || !strings.Contains(body, `"mode":"open"`) {
 		t.Errorf("GET / = %d %s", code, body)
@@ -91,7 +103,7 @@ func TestHostappOpenMode(t *testing.T) {
 		t.Errorf("GET /notes = %d, want 404 (guarded routes left out)", code)
 	}
 	out := logs.String()
-	for _, want := range []string{"open mode", "rows_per_client=10000", "namespaces=100", "writes_per_second=5", "reads_in_flight=4", "audit_max_records=1000000"} {
+	for _, want := range []string{"open mode", "rows_per_client=10000", "namespaces=100", "writes_per_second=1", "reads_in_flight=4", "audit_max_records=1000000"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("startup log lacks %q:\n%s", want, out)
 		}
