@@ -56,10 +56,10 @@ func TestClosedAdminPlaneRefusesStranger(t *testing.T) {
 			}
 		}
 		strangerClient := mustClient(t, az, stranger) // the library API stays open: the host's own code
-		if recs, err := storage.ListAudit(context.Background(), az.db, strangerClient.fingerprint, 0, 100); err != nil || len(recs) != 0 {
+		if recs, err := storage.ListAudit(context.Background(), az.db, strangerClient.fingerprint, "", 0, 100); err != nil || len(recs) != 0 {
 			t.Errorf("audit records under the stranger's fingerprint: %v, %v", recs, err)
 		}
-		recs, err := storage.ListAudit(context.Background(), az.db, "", 0, 100)
+		recs, err := storage.ListAudit(context.Background(), az.db, "", "", 0, 100)
 		if err != nil || len(recs) != 6 {
 			t.Fatalf("refusals audited under no client: %d, %v; want 6", len(recs), err)
 		}

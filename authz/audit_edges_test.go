@@ -63,7 +63,7 @@ func TestAuditRetention(t *testing.T) {
 		if err := az.db.NewRaw("SELECT resource FROM rolegate_audit ORDER BY id").Scan(ctx, &newest); err != nil {
 			t.Fatal(err)
 		}
-		noClient, err := storage.ListAudit(ctx, az.db, "", 0, 10)
+		noClient, err := storage.ListAudit(ctx, az.db, "", "", 0, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestAuditRetentionFairShare(t *testing.T) {
 // auditOf reads the audit records of one client.
 func auditOf(t *testing.T, az *Authz, key string) []storage.AuditRecord {
 	t.Helper()
-	recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, 0, 1000)
+	recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, "", 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestAuditRefusalBudgetPerClient(t *testing.T) {
 		if recs := auditOf(t, az, victim); len(recs) != 1 || recs[0].Outcome != "refused: role not found" {
 			t.Errorf("the other client's refusal: %+v, want it recorded", recs)
 		}
-		if recs, err := storage.ListAudit(context.Background(), az.db, "", 0, 10); err != nil || len(recs) != 1 {
+		if recs, err := storage.ListAudit(context.Background(), az.db, "", "", 0, 10); err != nil || len(recs) != 1 {
 			t.Errorf("keyless refusal: %d records, %v; want 1", len(recs), err)
 		}
 	})

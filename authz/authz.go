@@ -1,6 +1,7 @@
 package authz
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -9,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
 	"github.com/uptrace/bun"
@@ -148,7 +151,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
 		tracing: newTracing(cfg), writer: rand.Text()}
-	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers)
+	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers, int64(cfg.CacheMaxBytes))
 	if az.open() {
 		az.writeRate = limits.NewWriteRate(cfg.OpenWritesPerSecond, "AUTH_OPEN_WRITES_PER_SECOND")
 		az.readGate = limits.NewInFlight(cfg.MaxReadsInFlight, "AUTH_MAX_READS_IN_FLIGHT")
@@ -160,8 +163,8 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	az.pruner = &audit.Pruner{DB: db, Log: log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
 		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
 	az.decisions = newDecisionLog(cfg)
-	if cfg.MetricsRegisterer != nil || cfg.EnableMetrics {
-		m, err := newMetrics(cfg.MetricsRegisterer, cfg.EnableMetrics, az)
+	if cfg.Observer != nil || cfg.EnableMetrics {
+		m, err := newMetrics(cfg, az)
 		if err != nil {
 			az.stop()
 			if ownsDB {
@@ -194,7 +197,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 }
 
 func (az *Authz) init(ctx context.Context) error {
-	n, err := storage.MigrateCount(ctx, az.db)
+	n, err := storage.Migrate(ctx, az.db)
 	if err != nil {
 		return fmt.Errorf("authz: %w", err)
 	}
@@ -352,4 +355,61 @@ func (az *Authz) goBackground(fn func(ctx context.Context)) {
 		defer az.wg.Done()
 		fn(az.bg)
 	}()
+}
+
+// logStartup writes the one line an operator needs to see that rolegate
+// opened the store they meant: which store (never a password), how many
+// migrations this start applied, and whether the PostgreSQL change
+// listener is live. It waits for the listener's first attempt, so that
+// "live" is true when Open returns.
+func (az *Authz) logStartup(ctx context.Context) {
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	store := storage.Describe(dctx, az.db, storage.IsPostgres(az.db))
+	cancel()
+	listener := "none (SQLite: one process, revision checks only)"
+	if az.listening != nil {
+		// Listen itself gives up after 10 s; the margin covers scheduling.
+		select {
+		case err := <-az.listening:
+			if err == nil {
+				listener = "live"
+			} else {
+				listener = "not live yet, retrying: " + storage.Classify(err).Error()
+			}
+		case <-ctx.Done():
+			listener = "not live yet (Open's context ended first)"
+		case <-time.After(12 * time.Second):
+			listener = "not live yet, retrying"
+		}
+	}
+	az.log.Info("rolegate opened", "store", store, "migrations_applied", az.migrated, "listener", listener)
+}
+
+// sweepOldest removes from m the least recently used values (by age, older
+// first) until at most keep remain, calling drop on each removed one.
+// Values for which pinned is true are never removed. Both the user cache
+// and the client table bound themselves with it.
+func sweepOldest[V any](m *xsync.MapOf[string, V], keep int, age func(V) int64, pinned func(V) bool, drop func(V)) {
+	type aged struct {
+		key string
+		v   V
+		age int64
+	}
+	all := make([]aged, 0, m.Size())
+	m.Range(func(k string, v V) bool {
+		if pinned == nil || !pinned(v) {
+			all = append(all, aged{k, v, age(v)})
+		}
+		return true
+	})
+	if len(all) <= keep {
+		return
+	}
+	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.age, b.age) })
+	for _, a := range all[:len(all)-keep] {
+		m.Delete(a.key)
+		if drop != nil {
+			drop(a.v)
+		}
+	}
 }

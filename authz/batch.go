@@ -226,7 +226,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 	}
 	// Written together at the end, in the same transaction: a few round
 	// trips instead of one per operation.
-	if err := storage.InsertAudits(ctx, tx, c.batchAudit(ctx, ops, results)); err != nil {
+	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results)...); err != nil {
 		return nil, err
 	}
 	return results, nil
@@ -289,9 +289,9 @@ func (c *Client) runOperation(ctx context.Context, tx bun.IDB, op Operation) (bo
 			return c.scopedMembershipOp(ctx, tx, op)
 		}
 		if op.Op == "add_membership" {
-			return storage.AddMembership(ctx, tx, c.scope, op.User, op.Role)
+			return storage.AddMembership(ctx, tx, c.scope, "", op.User, op.Role)
 		}
-		return storage.DeleteMembership(ctx, tx, c.scope, op.User, op.Role)
+		return storage.DeleteMembership(ctx, tx, c.scope, "", op.User, op.Role)
 	case "add_inheritance", "del_inheritance":
 		return c.inheritanceOp(ctx, tx, op)
 	}

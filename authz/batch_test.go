@@ -23,7 +23,7 @@ func revisionOf(t testing.TB, az *Authz, c *Client) int64 {
 // auditCount counts the client's audit records.
 func auditCount(t testing.TB, az *Authz, c *Client) int {
 	t.Helper()
-	recs, err := storage.ListAudit(context.Background(), az.db, c.fingerprint, 0, 1000)
+	recs, err := storage.ListAudit(context.Background(), az.db, c.fingerprint, "", 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,9 @@ package authz
 
 import (
 	"context"
+	"encoding/binary"
 	"time"
+	"unsafe"
 
 	"github.com/rolegate/rolegate/middleware"
 )
@@ -57,19 +59,26 @@ func (c *Client) UserHasRoleIn(ctx context.Context, scope, user, role string) (b
 // name is a permission, or a role when role is set. With metrics on, it
 // counts hits and misses, times every miss and one hit in 64.
 func (c *Client) check(ctx context.Context, scope, user, name string, role bool) (bool, error) {
-	// Names may come in any normalisation form; the store's are NFC. Free
-	// (no allocation) for a name that is NFC already.
-	scope, user, name = middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(name)
 	m := c.az.metrics
 	var start time.Time
 	if m != nil && m.sampleWarm() {
 		start = time.Now()
 	}
+	// The names as given first: a yes for a byte-exact cached name is
+	// right whatever its normalisation form. Only a no or a miss pays for
+	// the NFC forms (the store's), and a no is asked again with them.
 	var ok, warm bool
 	if role {
 		ok, warm = c.cache.CachedRole(user, scope, name)
 	} else {
 		ok, warm = c.cache.Cached(user, scope, name)
+	}
+	if !ok && !ascii(scope, user, name) {
+		ns, nu, nn := middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(name)
+		if ns != scope || nu != user || nn != name {
+			scope, user, name = ns, nu, nn
+			ok, warm = c.cached(scope, user, name, role)
+		}
 	}
 	if warm {
 		if m != nil {
@@ -99,6 +108,35 @@ func (c *Client) check(ctx context.Context, scope, user, name string, role bool)
 		m.miss(start)
 	}
 	return ok, err
+}
+
+// ascii reports whether every byte of the names is ASCII (hence NFC): the
+// common case, told eight bytes at a time.
+func ascii(scope, user, name string) bool {
+	return (orBytes(scope)|orBytes(user)|orBytes(name))&0x8080808080808080 == 0
+}
+
+// orBytes ORs the bytes of s together, eight at a time (the high bit of
+// each byte of the result is set when some byte of s has it).
+func orBytes(s string) uint64 {
+	var or uint64
+	for len(s) >= 8 {
+		or |= binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
+		or |= uint64(s[i])
+	}
+	return or
+}
+
+// cached is the cache's hit path for a permission, or a role when role is
+// set.
+func (c *Client) cached(scope, user, name string, role bool) (ok, warm bool) {
+	if role {
+		return c.cache.CachedRole(user, scope, name)
+	}
+	return c.cache.Cached(user, scope, name)
 }
 
 var _ middleware.ScopedChecker = (*Client)(nil)

@@ -35,7 +35,7 @@ func TestEncryptionLegacyStoreStillOpens(t *testing.T) {
 		for _, f := range []func() (bool, error){
 			func() (bool, error) { return storage.AddRole(ctx, db, s, "editor", "") },
 			func() (bool, error) { return storage.AddPermission(ctx, db, s, "editor", "edit") },
-			func() (bool, error) { return storage.AddMembership(ctx, db, s, "alice", "editor") },
+			func() (bool, error) { return storage.AddMembership(ctx, db, s, "", "alice", "editor") },
 		} {
 			if _, err := f(); err != nil {
 				t.Fatal(err)

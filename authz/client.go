@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rolegate/rolegate/authz/internal/cache"
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/cipher"
@@ -99,7 +100,7 @@ func (c *Client) AddMembership(ctx context.Context, user, role string) (created 
 		return false, err
 	}
 	return c.write(ctx, change{action: "add_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddMembership(ctx, w.db, c.scope, user, role)
+		return storage.AddMembership(ctx, w.db, c.scope, "", user, role)
 	})
 }
 
@@ -110,7 +111,7 @@ func (c *Client) DelMembership(ctx context.Context, user, role string) (deleted 
 		return false, err
 	}
 	return c.write(ctx, change{action: "del_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.DeleteMembership(ctx, w.db, c.scope, user, role)
+		return storage.DeleteMembership(ctx, w.db, c.scope, "", user, role)
 	})
 }
 
@@ -120,7 +121,7 @@ func (c *Client) HasMembership(ctx context.Context, user, role string) (bool, er
 	if err := checkNames("user", user, "role", role); err != nil {
 		return false, err
 	}
-	return storage.HasMembership(ctx, c.az.db, c.scope, user, role)
+	return storage.HasMembership(ctx, c.az.db, c.scope, "", user, role)
 }
 
 // HasPermission reports whether the role holds the permission.
@@ -129,7 +130,7 @@ func (c *Client) HasPermission(ctx context.Context, role, name string) (bool, er
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return storage.HasPermission(ctx, c.az.db, c.scope, role, name)
+	return storage.HasPermission(ctx, c.az.db, c.scope, role, name, false)
 }
 
 // GetUserPermissions lists the permissions the user holds through any role.
@@ -138,7 +139,7 @@ func (c *Client) GetUserPermissions(ctx context.Context, user string) ([]string,
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
-	return storage.UserPermissions(ctx, c.az.db, c.scope, user)
+	return storage.Names(ctx, c.az.db, c.scope, storage.PermissionsOfUser, user)
 }
 
 // GetUserRoles lists the roles the user is a member of.
@@ -147,7 +148,7 @@ func (c *Client) GetUserRoles(ctx context.Context, user string) ([]string, error
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
-	return storage.UserRoles(ctx, c.az.db, c.scope, user)
+	return storage.Names(ctx, c.az.db, c.scope, storage.RolesOfUser, user)
 }
 
 // GetRoleMembers lists a role's members; ErrRoleNotFound when it does not
@@ -157,7 +158,7 @@ func (c *Client) GetRoleMembers(ctx context.Context, role string) ([]string, err
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.RoleMembers(ctx, c.az.db, c.scope, role)
+	return storage.Names(ctx, c.az.db, c.scope, storage.MembersOfRole, role)
 }
 
 // GetPermissions lists a role's permissions; ErrRoleNotFound when it does
@@ -167,7 +168,7 @@ func (c *Client) GetPermissions(ctx context.Context, role string) ([]string, err
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.RolePermissions(ctx, c.az.db, c.scope, role)
+	return storage.Names(ctx, c.az.db, c.scope, storage.PermissionsOfRole, role)
 }
 
 // WhichUsersCan lists the users holding the permission through any role.
@@ -176,7 +177,7 @@ func (c *Client) WhichUsersCan(ctx context.Context, name string) ([]string, erro
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}
-	return storage.WhichUsersCan(ctx, c.az.db, c.scope, name)
+	return storage.Names(ctx, c.az.db, c.scope, storage.UsersWithPermission, name)
 }
 
 // WhichRolesCan lists the roles holding the permission.
@@ -185,7 +186,7 @@ func (c *Client) WhichRolesCan(ctx context.Context, name string) ([]string, erro
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}
-	return storage.WhichRolesCan(ctx, c.az.db, c.scope, name)
+	return storage.Names(ctx, c.az.db, c.scope, storage.RolesWithPermission, name)
 }
 
 // Roles lists every role of the client with its description.
@@ -226,3 +227,18 @@ func checkDescription(d string) error {
 	}
 	return nil
 }
+
+// MaxNameLength is the longest name, in Unicode characters.
+const MaxNameLength = middleware.MaxNameLength
+
+// ValidName reports whether s is a valid role, permission or user name: 1
+// to 128 characters of valid UTF-8, no control characters, no format
+// characters (Unicode category Cf, such as zero-width space), no '/', no
+// leading or trailing white space. Names are case-sensitive, and every
+// entry point normalises them to NFC first (middleware.NormalizeName), so
+// a composed and a decomposed "é" are one name.
+func ValidName(s string) bool { return middleware.ValidName(s) }
+
+// checkNames returns ErrInvalidName, naming the field, for the first bad
+// name of kind/value pairs.
+func checkNames(kv ...string) error { return rbac.CheckNames(kv...) }

@@ -126,7 +126,7 @@ func (c *Client) EachRole(ctx context.Context, w ListWindow, fn func([]Role) err
 // memberships (GetUserPermissions).
 func (c *Client) EachUserPermission(ctx context.Context, user string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("user", user, func(user string) error {
-		return storage.EachUserPermission(ctx, c.az.db, c.scope, user, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.PermissionsOfUser, "", user, c.window(w), fn)
 	})
 }
 
@@ -134,14 +134,14 @@ func (c *Client) EachUserPermission(ctx context.Context, user string, w ListWind
 // (GetUserPermissionsIn).
 func (c *Client) EachUserPermissionIn(ctx context.Context, scope, user string, w ListWindow, fn func([]string) error) error {
 	return c.eachScoped(scope, "user", user, func(scope, user string) error {
-		return storage.EachUserPermissionIn(ctx, c.az.db, c.scope, scope, user, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.PermissionsOfUser, scope, user, c.window(w), fn)
 	})
 }
 
 // EachUserRole reads the roles user is a global member of (GetUserRoles).
 func (c *Client) EachUserRole(ctx context.Context, user string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("user", user, func(user string) error {
-		return storage.EachUserRole(ctx, c.az.db, c.scope, user, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.RolesOfUser, "", user, c.window(w), fn)
 	})
 }
 
@@ -149,7 +149,7 @@ func (c *Client) EachUserRole(ctx context.Context, user string, w ListWindow, fn
 // (GetUserRolesIn).
 func (c *Client) EachUserRoleIn(ctx context.Context, scope, user string, w ListWindow, fn func([]ScopedRole) error) error {
 	return c.eachScoped(scope, "user", user, func(scope, user string) error {
-		return storage.EachUserRoleIn(ctx, c.az.db, c.scope, scope, user, c.window(w), func(m []storage.Member) error {
+		return storage.EachMember(ctx, c.az.db, c.scope, storage.RolesOfUser, scope, user, c.window(w), func(m []storage.Member) error {
 			page := make([]ScopedRole, len(m))
 			for i, e := range m {
 				page[i] = ScopedRole{Role: e.Name, Scope: e.Scope}
@@ -163,7 +163,7 @@ func (c *Client) EachUserRoleIn(ctx context.Context, scope, user string, w ListW
 // does not exist (GetPermissions).
 func (c *Client) EachRolePermission(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.EachRolePermission(ctx, c.az.db, c.scope, role, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.PermissionsOfRole, "", role, c.window(w), fn)
 	})
 }
 
@@ -171,7 +171,7 @@ func (c *Client) EachRolePermission(ctx context.Context, role string, w ListWind
 // ErrRoleNotFound when it does not exist (GetEffectivePermissions).
 func (c *Client) EachEffectivePermission(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.EachRoleEffectivePermission(ctx, c.az.db, c.scope, role, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.EffectivePermissionsOfRole, "", role, c.window(w), fn)
 	})
 }
 
@@ -179,7 +179,7 @@ func (c *Client) EachEffectivePermission(ctx context.Context, role string, w Lis
 // does not exist (GetRoleMembers).
 func (c *Client) EachRoleMember(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.EachRoleMember(ctx, c.az.db, c.scope, role, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.MembersOfRole, "", role, c.window(w), fn)
 	})
 }
 
@@ -187,14 +187,14 @@ func (c *Client) EachRoleMember(ctx context.Context, role string, w ListWindow, 
 // (GetRoleMembersIn).
 func (c *Client) EachRoleMemberIn(ctx context.Context, scope, role string, w ListWindow, fn func([]ScopedUser) error) error {
 	return c.eachScoped(scope, "role", role, func(scope, role string) error {
-		return storage.EachRoleMemberIn(ctx, c.az.db, c.scope, scope, role, c.window(w), scopedUserPages(fn))
+		return storage.EachMember(ctx, c.az.db, c.scope, storage.MembersOfRole, scope, role, c.window(w), scopedUserPages(fn))
 	})
 }
 
 // EachWhichRoleCan reads the roles granted the permission (WhichRolesCan).
 func (c *Client) EachWhichRoleCan(ctx context.Context, name string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("permission", name, func(name string) error {
-		return storage.EachWhichRoleCan(ctx, c.az.db, c.scope, name, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.RolesWithPermission, "", name, c.window(w), fn)
 	})
 }
 
@@ -202,7 +202,7 @@ func (c *Client) EachWhichRoleCan(ctx context.Context, name string, w ListWindow
 // memberships (WhichUsersCan).
 func (c *Client) EachWhichUserCan(ctx context.Context, name string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("permission", name, func(name string) error {
-		return storage.EachWhichUserCan(ctx, c.az.db, c.scope, name, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.UsersWithPermission, "", name, c.window(w), fn)
 	})
 }
 
@@ -210,7 +210,7 @@ func (c *Client) EachWhichUserCan(ctx context.Context, name string, w ListWindow
 // (WhichUsersCanIn).
 func (c *Client) EachWhichUserCanIn(ctx context.Context, scope, name string, w ListWindow, fn func([]ScopedUser) error) error {
 	return c.eachScoped(scope, "permission", name, func(scope, name string) error {
-		return storage.EachWhichUserCanIn(ctx, c.az.db, c.scope, scope, name, c.window(w), scopedUserPages(fn))
+		return storage.EachMember(ctx, c.az.db, c.scope, storage.UsersWithPermission, scope, name, c.window(w), scopedUserPages(fn))
 	})
 }
 
@@ -218,7 +218,7 @@ func (c *Client) EachWhichUserCanIn(ctx context.Context, scope, name string, w L
 // when it does not exist (GetParents).
 func (c *Client) EachParent(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.EachRoleParent(ctx, c.az.db, c.scope, role, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.ParentsOfRole, "", role, c.window(w), fn)
 	})
 }
 
@@ -226,7 +226,7 @@ func (c *Client) EachParent(ctx context.Context, role string, w ListWindow, fn f
 // of EachParent; ErrRoleNotFound when it does not exist.
 func (c *Client) EachChild(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.EachRoleChild(ctx, c.az.db, c.scope, role, c.window(w), fn)
+		return storage.Each(ctx, c.az.db, c.scope, storage.ChildrenOfRole, "", role, c.window(w), fn)
 	})
 }
 
@@ -283,7 +283,7 @@ func (c *Client) CountRole(ctx context.Context, role string) (RoleCounts, error)
 // action only unless action is "". A client sees only records under its
 // own fingerprint.
 func (c *Client) AuditRecords(ctx context.Context, action string, before int64, limit int) ([]AuditRecord, error) {
-	recs, err := storage.ListAuditAction(ctx, c.az.db, c.fingerprint, action, before, limit)
+	recs, err := storage.ListAudit(ctx, c.az.db, c.fingerprint, action, before, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/joho/godotenv"
-	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
@@ -148,6 +147,11 @@ type Config struct {
 	// cached role permission sets) of all clients together; the least
 	// recently used users go first.
 	CacheMaxUsers int
+	// CacheMaxBytes bounds the decision cache's memory, of all clients
+	// together, counted from the names its entries hold plus a fixed
+	// overhead per entry; past it the clients holding the most lose their
+	// least recently used users first.
+	CacheMaxBytes int
 	// MaxClients bounds the client handles kept with their caches; the
 	// least recently used go first.
 	MaxClients int
@@ -186,14 +190,15 @@ type Config struct {
 	// secret, a key or the plaintext of an encrypted name.
 	Logger *slog.Logger
 
-	// MetricsRegisterer, when set, receives rolegate's Prometheus
-	// collectors (rolegate_*); nil registers nothing unless EnableMetrics
-	// is on. See metrics.go and the README's Observability section.
-	MetricsRegisterer prometheus.Registerer
-	// EnableMetrics serves GET /metrics on the mount: the
-	// MetricsRegisterer's own metrics when it is also a Gatherer (a
-	// *prometheus.Registry), else a registry of rolegate's own. On a
-	// closed admin plane it takes an admin key (Authorization: Bearer).
+	// Observer, when set, receives rolegate's metrics (rolegate_*):
+	// prommetrics.New(reg) from package authz/prommetrics for Prometheus.
+	// Nil: no metrics, and no metrics library linked. See metrics.go and
+	// the README's Observability section.
+	Observer Observer
+	// EnableMetrics serves GET /metrics on the mount: the Observer's
+	// metrics (prommetrics.New(nil): a registry of rolegate's own). It
+	// needs an Observer: without one, Open fails. On a closed admin plane
+	// it takes an admin key (Authorization: Bearer).
 	EnableMetrics bool
 	// DecisionLog logs guard decisions as Info records: "denied" (every
 	// refusal: 403, 401, 503), "all" (allowed ones too) or "off".
@@ -350,7 +355,7 @@ func (c Config) problems() []error {
 		errs = append(errs, errors.New("the sample endpoints need all of AUTH_SAMPLES_USERNAME, AUTH_SAMPLES_PASSWORD and AUTH_SAMPLES_API_KEY, or none"))
 	}
 	errs = append(errs, c.observabilityProblems()...)
-	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
+	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
 		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}

@@ -2,18 +2,14 @@ package authz
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/time/rate"
 
+	"github.com/rolegate/rolegate/authz/internal/observe"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -25,74 +21,28 @@ import (
 // the refusal budget). With all of these off, guards get no observer and
 // run exactly as before.
 
+// The settings compiled, their sampling and their rate bounds are in
+// authz/internal/observe; this file is the glue to the guards, the
+// client's names and the audit log.
+
 // Values of DecisionLog and DecisionAudit.
 const (
-	decisionOff    = "off"
-	decisionDenied = "denied"
-	decisionAll    = "all"
+	decisionOff    = observe.DecisionOff
+	decisionDenied = observe.DecisionDenied
+	decisionAll    = observe.DecisionAll
 )
 
 // decisionLog is the compiled DecisionLog, DecisionLogSample,
 // DecisionLogPerSecond and DecisionAudit.
-type decisionLog struct {
-	logDenied, logAllowed bool
-	sample                float64 // share logged; 1 logs every one
-	auditDenied           bool
-	// limit bounds the records written per second, per outcome: anybody
-	// can send requests a guard refuses (no credentials at all is a 401
-	// decision), so without it "denied" lets a stranger write one log
-	// record per request; per outcome, so that a flood of anonymous 401s
-	// cannot crowd out the 403s and 503s. Records over it are counted in
-	// dropped (and in rolegate_decision_log_dropped_total); the next
-	// record of that outcome says how many, and a warning is logged at
-	// most every 10 s.
-	limit   *[middleware.GuardOutcomes]*rate.Limiter
-	warn    *rate.Limiter
-	dropped *[middleware.GuardOutcomes]atomic.Int64
-}
+type decisionLog = observe.DecisionLog
 
 func newDecisionLog(cfg Config) decisionLog {
-	mode := strings.ToLower(cfg.DecisionLog)
-	limits := new([middleware.GuardOutcomes]*rate.Limiter)
-	for o := range limits {
-		limits[o] = rate.NewLimiter(rate.Limit(cfg.DecisionLogPerSecond), 2*cfg.DecisionLogPerSecond)
-	}
-	return decisionLog{
-		logDenied:   mode == decisionDenied || mode == decisionAll,
-		logAllowed:  mode == decisionAll,
-		sample:      cfg.DecisionLogSample,
-		auditDenied: strings.ToLower(cfg.DecisionAudit) == decisionDenied,
-		limit:       limits,
-		warn:        rate.NewLimiter(rate.Every(10*time.Second), 1),
-		dropped:     new([middleware.GuardOutcomes]atomic.Int64),
-	}
+	return observe.NewDecisionLog(cfg.DecisionLog, cfg.DecisionLogSample, cfg.DecisionLogPerSecond, cfg.DecisionAudit)
 }
 
-func (d decisionLog) on() bool { return d.logDenied || d.auditDenied }
-
-// observabilityProblems are the bad settings of metrics and the decision
-// log.
+// observabilityProblems are the bad settings of the decision log.
 func (c Config) observabilityProblems() []error {
-	var errs []error
-	switch strings.ToLower(c.DecisionLog) {
-	case "", decisionOff, decisionDenied, decisionAll:
-	default:
-		errs = append(errs, fmt.Errorf("AUTH_DECISION_LOG=%q is unknown (use off, denied or all)", c.DecisionLog))
-	}
-	if c.DecisionLogSample < 0 || c.DecisionLogSample > 1 {
-		errs = append(errs, fmt.Errorf("AUTH_DECISION_LOG_SAMPLE=%v is not above 0 and at most 1", c.DecisionLogSample))
-	}
-	switch strings.ToLower(c.DecisionAudit) {
-	case "", decisionOff, decisionDenied:
-	default:
-		errs = append(errs, fmt.Errorf("AUTH_DECISION_AUDIT=%q is unknown (use off or denied)", c.DecisionAudit))
-	}
-	if c.EnableMetrics && c.MetricsRegisterer != nil {
-		if _, ok := c.MetricsRegisterer.(prometheus.Gatherer); !ok {
-			errs = append(errs, fmt.Errorf("AUTH_ENABLE_METRICS needs a MetricsRegisterer that is also a prometheus.Gatherer (a *prometheus.Registry), or none"))
-		}
-	}
-	return errs
+	return observe.DecisionLogProblems(c.DecisionLog, c.DecisionLogSample, c.DecisionAudit)
 }
 
 // guardObserver watches one guard. client is the guard's checker when it
@@ -104,13 +54,13 @@ type guardObserver struct {
 	// last is the route this guard saw last with its counters: a guard
 	// usually serves one route, so the counters are found with one string
 	// comparison, not a lookup by label.
-	last atomic.Pointer[routeDecisions]
+	last atomic.Pointer[observe.RouteDecisions]
 }
 
 // guardObserver returns the observer for a guard checking with checker,
 // or nil when neither metrics nor the decision log nor its audit is on.
 func (az *Authz) guardObserver(checker middleware.Checker) middleware.GuardObserver {
-	if az.metrics == nil && !az.decisions.on() {
+	if az.metrics == nil && !az.decisions.On() {
 		return nil
 	}
 	o := &guardObserver{az: az}
@@ -125,29 +75,30 @@ func (o *guardObserver) GuardDecided(c *gin.Context, d middleware.GuardDecision)
 	if m := o.az.metrics; m != nil {
 		route := c.FullPath()
 		rd := o.last.Load()
-		if rd == nil || rd.route != route {
+		if rd == nil || rd.Route != route {
 			rd = m.routeCounters(route)
 			o.last.Store(rd)
 		}
-		rd.by[d.Outcome].Inc()
+		rd.By[d.Outcome].Inc()
 	}
 	dl := o.az.decisions
-	if d.Outcome == middleware.GuardAllowed && !dl.logAllowed || !dl.on() {
+	if d.Outcome == middleware.GuardAllowed && !dl.LogAllowed || !dl.On() {
 		return
 	}
-	if dl.auditDenied && d.Outcome == middleware.GuardDenied && o.client != nil {
+	if dl.AuditDenied && d.Outcome == middleware.GuardDenied && o.client != nil {
 		o.audit(c, d)
 	}
-	if dl.logDenied && (dl.sample >= 1 || rand.Float64() < dl.sample) {
-		if !dl.limit[d.Outcome].Allow() {
+	if dl.Chosen(d.Outcome) {
+		ok, n, warn := dl.Take(d.Outcome)
+		if !ok {
 			o.az.metrics.decisionLogSkipped()
-			if n := dl.dropped[d.Outcome].Add(1); dl.warn.Allow() {
+			if warn {
 				o.az.log.Warn("decision log: records dropped, over AUTH_DECISION_LOG_PER_SECOND",
-					"outcome", d.Outcome.String(), "dropped", n, "per_second", int(dl.limit[d.Outcome].Limit()))
+					"outcome", d.Outcome.String(), "dropped", n, "per_second", int(dl.Limit[d.Outcome].Limit()))
 			}
 			return
 		}
-		o.log(c, d, dl.dropped[d.Outcome].Swap(0))
+		o.log(c, d, n)
 	}
 }
 

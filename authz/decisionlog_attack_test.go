@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	"golang.org/x/time/rate"
 
 	"github.com/rolegate/rolegate/middleware"
@@ -38,7 +37,7 @@ func TestDecisionLogBounded(t *testing.T) {
 	if most := 2 + int(time.Since(start).Seconds()) + 1; logged < 2 || logged > most {
 		t.Errorf("%d of %d refusals logged, want 2 to %d", logged, flood, most)
 	}
-	if got := testutil.ToFloat64(h.az.metrics.logDropped); got != float64(flood-logged) {
+	if got := gathered(t, h.reg, "rolegate_decision_log_dropped_total"); got != float64(flood-logged) {
 		t.Errorf("rolegate_decision_log_dropped_total = %v, want %d", got, flood-logged)
 	}
 	if !strings.Contains(buf.String(), "over AUTH_DECISION_LOG_PER_SECOND") {
@@ -51,7 +50,7 @@ func TestDecisionLogBounded(t *testing.T) {
 		t.Errorf("a 403 after the flood of 401s: last record %v, want the 403's", last)
 	}
 	// With room again, the next 401 record carries the count dropped before it.
-	h.az.decisions.limit[middleware.GuardUnauthenticated].SetLimit(rate.Inf)
+	h.az.decisions.Limit[middleware.GuardUnauthenticated].SetLimit(rate.Inf)
 	h.get(t, "/notes/1")
 	recs = decisionRecords(t, buf)
 	last := recs[len(recs)-1]

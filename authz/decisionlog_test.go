@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/testutil"
-
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/loginx/loginxtest"
 	"github.com/rolegate/rolegate/storage/storagetest"
@@ -125,7 +123,7 @@ func TestDecisionAuditBounded(t *testing.T) {
 			cfg.AuditRefusalsPerSecond = 1
 		})
 		host := mustHost(t, h.az)
-		dropped := testutil.ToFloat64(h.az.metrics.auditDropped)
+		dropped := gathered(t, h.reg, "rolegate_audit_refusals_dropped_total")
 		start := time.Now()
 		for range 10 {
 			if code, _ := h.get(t, "/notes/1", "X-User", "jack"); code != http.StatusForbidden {
@@ -141,7 +139,7 @@ func TestDecisionAuditBounded(t *testing.T) {
 		if most := 2 + int(time.Since(start).Seconds()) + 1; guard < 2 || guard > most {
 			t.Errorf("%d guard refusals recorded, want 2 to %d of 10", guard, most)
 		}
-		if got := testutil.ToFloat64(h.az.metrics.auditDropped) - dropped; got != float64(10-guard) {
+		if got := gathered(t, h.reg, "rolegate_audit_refusals_dropped_total") - dropped; got != float64(10-guard) {
 			t.Errorf("dropped moved by %v, want %d", got, 10-guard)
 		}
 		var rec struct{ Resource, Outcome string }
@@ -183,14 +181,13 @@ func TestMetricsLogin(t *testing.T) {
 	}
 	post(map[string]any{"serviceName": "acme", "accessToken": accessToken, "idToken": "x.y.z", "expiresIn": 3600})
 	post(map[string]any{"serviceName": "evil-123", "accessToken": "a", "idToken": "b", "expiresIn": 3600})
-	logins := h.az.metrics.logins
-	if got := testutil.ToFloat64(logins.WithLabelValues("acme", "success")); got != 1 {
+	if got := gathered(t, h.reg, "rolegate_logins_total", "provider", "acme", "result", "success"); got != 1 {
 		t.Errorf("acme success = %v, want 1", got)
 	}
-	if got := testutil.ToFloat64(logins.WithLabelValues("unknown", "unknown-service")); got != 1 {
+	if got := gathered(t, h.reg, "rolegate_logins_total", "provider", "unknown", "result", "unknown-service"); got != 1 {
 		t.Errorf("unknown unknown-service = %v, want 1", got)
 	}
-	if n := testutil.CollectAndCount(logins); n != 3 {
+	if n := series(t, h.reg, "rolegate_logins_total"); n != 3 {
 		t.Errorf("%d login series, want 3 (success, the bad token's code, unknown-service)", n)
 	}
 }

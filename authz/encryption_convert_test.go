@@ -380,7 +380,7 @@ func TestConversionWaitsForWriteInFlight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		expect(t, "membership in flight", true)(storage.AddMembership(ctx, tx, plain.scope, plainMarkUser, "editor"))
+		expect(t, "membership in flight", true)(storage.AddMembership(ctx, tx, plain.scope, "", plainMarkUser, "editor"))
 		if _, err := storage.RecordChange(ctx, tx, plain.scope, storage.Change{User: plainMarkUser}); err != nil {
 			t.Fatal(err)
 		}
@@ -441,10 +441,10 @@ func TestConversionCollapsesTwins(t *testing.T) {
 			func() (bool, error) { return storage.AddRole(ctx, db, plain, "editor", "") },
 			func() (bool, error) { return storage.AddPermission(ctx, db, plain, "editor", "edit") },
 			func() (bool, error) { return storage.AddPermission(ctx, db, enc, "editor", "edit") },
-			func() (bool, error) { return storage.AddMembership(ctx, db, plain, "alice", "editor") },
-			func() (bool, error) { return storage.AddMembership(ctx, db, enc, "alice", "editor") },
-			func() (bool, error) { return storage.AddScopedMembership(ctx, db, plain, "eu", "bob", "editor") },
-			func() (bool, error) { return storage.AddScopedMembership(ctx, db, enc, "eu", "bob", "editor") },
+			func() (bool, error) { return storage.AddMembership(ctx, db, plain, "", "alice", "editor") },
+			func() (bool, error) { return storage.AddMembership(ctx, db, enc, "", "alice", "editor") },
+			func() (bool, error) { return storage.AddMembership(ctx, db, plain, "eu", "bob", "editor") },
+			func() (bool, error) { return storage.AddMembership(ctx, db, enc, "eu", "bob", "editor") },
 		} {
 			if created, err := f(); err != nil || !created {
 				t.Fatalf("seed: %v %v", created, err)

@@ -53,7 +53,7 @@ var settings = []setting{
 	secret("AUTH_ENCRYPTION_KEY", func(c *Config) *string { return &c.EncryptionKey },
 		"passphrase, required with encryption; at least 16 characters"),
 	secret("AUTH_ENCRYPTION_KEY_PREVIOUS", func(c *Config) *string { return &c.EncryptionKeyPrevious },
-		"the key being rotated away from: the store is re-encrypted under AUTH_ENCRYPTION_KEY in the background while serving (see Rotating the key)"),
+		"the key being rotated away from: the store is re-encrypted under AUTH_ENCRYPTION_KEY in the background while serving (see [docs/encryption.md](docs/encryption.md))"),
 	boolean("AUTH_ENCRYPT_DESCRIPTIONS", func(c *Config) *bool { return &c.EncryptDescriptions },
 		"also encrypt role descriptions"),
 	readElsewhere("AUTH_SERVER_HOST", "127.0.0.1",
@@ -82,11 +82,11 @@ var settings = []setting{
 	duration("AUTH_AUDIT_RETENTION", func(c *Config) *time.Duration { return &c.AuditRetention }, 90*24*time.Hour, time.Minute,
 		"audit records older than this are deleted in the background (a Go duration, at least 1m)"),
 	number("AUTH_AUDIT_MAX_RECORDS", func(c *Config) *int { return &c.AuditMaxRecords }, 1_000_000, 1, 1<<40,
-		"audit records beyond this many are deleted in the background, shared fairly between clients: the clients holding the most lose their oldest (each client's refusals and no-op writes before its changes); a client at or below its fair share loses none (see [Security](#security))"),
+		"audit records beyond this many are deleted in the background, shared fairly between clients: the clients holding the most lose their oldest (each client's refusals and no-op writes before its changes); a client at or below its fair share loses none (see [docs/security.md](docs/security.md))"),
 	text("AUTH_CLIENT_KEY", func(c *Config) *string { return &c.ClientKey }, "",
 		"the host app's own client key (guards, `me.roles`; the `az.Require…` guards and `az.HostClient()` need it); also an admin key of the REST API"),
 	list("AUTH_CLIENT_KEYS", func(c *Config) *[]string { return &c.ClientKeys }, nil,
-		"further admin keys (comma-separated UUID v4). With this or AUTH_CLIENT_KEY set, the REST API accepts only those keys; see [Security](#security)"),
+		"further admin keys (comma-separated UUID v4). With this or AUTH_CLIENT_KEY set, the REST API accepts only those keys; see [docs/security.md](docs/security.md)"),
 	number("AUTH_MAX_ROWS_PER_CLIENT", func(c *Config) *int { return &c.MaxRowsPerClient }, 10_000, 1, 1<<30,
 		"open mode only (no admin keys): rows (roles, grants, memberships) per namespace; a write past it is 507"),
 	number("AUTH_MAX_NAMESPACES", func(c *Config) *int { return &c.MaxNamespaces }, 100, 1, 1<<30,
@@ -119,7 +119,7 @@ var settings = []setting{
 			return nil
 		}),
 	readElsewhere("AUTH_OAUTH_<NAME>_USER_CLAIM", "(provider:subject)",
-		"verified ID token claim that becomes a new user's RBAC name, e.g. `email` (see \"Who a logged-in user is\")").
+		"verified ID token claim that becomes a new user's RBAC name, e.g. `email` (see [docs/login.md](docs/login.md))").
 		matching("AUTH_OAUTH_*_USER_CLAIM"),
 	readElsewhere("AUTH_SAMPLES_USERNAME / _PASSWORD / _API_KEY", "",
 		"sample endpoints' credentials; all or none").
@@ -129,12 +129,14 @@ var settings = []setting{
 		matching(samples.EnvName, samples.EnvEmail),
 	number("AUTH_CACHE_MAX_USERS", func(c *Config) *int { return &c.CacheMaxUsers }, 200_000, 1, 1<<30,
 		"decision cache entries (users plus role permission sets) of all clients together (least recently used users go first)"),
+	number("AUTH_CACHE_MAX_BYTES", func(c *Config) *int { return &c.CacheMaxBytes }, 256<<20, 1<<20, 1<<50,
+		"decision cache memory of all clients together, counted from the names entries hold (roles with equal sets share one); past it the clients holding the most lose their least recently used users first"),
 	number("AUTH_MAX_CLIENTS", func(c *Config) *int { return &c.MaxClients }, 10_000, 1, 1<<30,
 		"client keys kept with their caches (least recently used go first; a dropped key still works, uncached)"),
 	duration("AUTH_REVISION_CHECK_INTERVAL", func(c *Config) *time.Duration { return &c.RevisionCheckInterval }, time.Second, 10*time.Millisecond,
 		"how often the cache compares revisions with the store"),
 	boolean("AUTH_ENABLE_METRICS", func(c *Config) *bool { return &c.EnableMetrics },
-		"serve `GET /metrics` on the mount (Prometheus; an admin key on a closed admin plane); see [Observability](#observability)"),
+		"serve `GET /metrics` on the mount (Prometheus: needs `Config.Observer = prommetrics.New(...)`, else Open fails; an admin key on a closed admin plane); see [docs/observability.md](docs/observability.md)"),
 	text("AUTH_DECISION_LOG", func(c *Config) *string { return &c.DecisionLog }, decisionOff,
 		"log guard decisions: `denied` (every 403, 401 and 503), `all` (allowed ones too) or `off`"),
 	fraction("AUTH_DECISION_LOG_SAMPLE", func(c *Config) *float64 { return &c.DecisionLogSample }, 1, "0.1",
@@ -144,7 +146,7 @@ var settings = []setting{
 	text("AUTH_DECISION_AUDIT", func(c *Config) *string { return &c.DecisionAudit }, decisionOff,
 		"`denied`: also record the guards' 403s in the audit log, within AUTH_AUDIT_REFUSALS_PER_SECOND"),
 	boolean("AUTH_TRACE_USER_NAMES", func(c *Config) *bool { return &c.TraceUserNames },
-		"put the user a check, a membership write or a REST request is about into its span (`rolegate.user`); see [Tracing](#tracing)"),
+		"put the user a check, a membership write or a REST request is about into its span (`rolegate.user`); see [docs/observability.md](docs/observability.md)"),
 }
 
 // testVariables are the test suite's own variables (path.Match patterns):

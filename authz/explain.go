@@ -31,7 +31,7 @@ func (c *Client) ExplainPermissionIn(ctx context.Context, scope, user, permissio
 // inheritance, to the first role granted the permission.
 func (c *Client) explain(ctx context.Context, scope, user, permission string) (*Grant, error) {
 	db := c.az.db
-	members, err := storage.UserMemberships(ctx, db, c.scope, scope, user)
+	members, err := storage.Members(ctx, db, c.scope, storage.RolesOfUser, scope, user)
 	if err != nil || len(members) == 0 {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (c *Client) ExplainRolePermission(ctx context.Context, role, permission str
 // begins with; a nil chain when none holds the permission.
 func (c *Client) grantPath(ctx context.Context, starts []string, permission string) ([]string, int, error) {
 	db := c.az.db
-	granting, err := storage.RolesGranting(ctx, db, c.scope, permission)
+	granting, err := storage.Names(ctx, db, c.scope, storage.RolesGrantedPermission, permission)
 	if err != nil || len(granting) == 0 {
 		return nil, 0, err
 	}

@@ -43,7 +43,7 @@ func (c *Client) GetParents(ctx context.Context, role string) ([]string, error) 
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.RoleParents(ctx, c.az.db, c.scope, role)
+	return storage.Names(ctx, c.az.db, c.scope, storage.ParentsOfRole, role)
 }
 
 // GetEffectivePermissions lists the permissions role holds, its own and
@@ -52,7 +52,7 @@ func (c *Client) GetEffectivePermissions(ctx context.Context, role string) ([]st
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.RoleEffectivePermissions(ctx, c.az.db, c.scope, role)
+	return storage.Names(ctx, c.az.db, c.scope, storage.EffectivePermissionsOfRole, role)
 }
 
 // HasEffectivePermission reports whether role holds the permission, its
@@ -61,7 +61,7 @@ func (c *Client) HasEffectivePermission(ctx context.Context, role, name string) 
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return storage.HasEffectivePermission(ctx, c.az.db, c.scope, role, name)
+	return storage.HasPermission(ctx, c.az.db, c.scope, role, name, true)
 }
 
 func inheritResource(role, parent string) string { return "inheritance:" + role + "/" + parent }

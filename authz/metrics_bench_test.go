@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rolegate/rolegate/authz/prommetrics"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkWarmCheckMetrics(b *testing.B) {
 			az := openTarget(b, storagetest.SQLite(b), func(cfg *Config) {
 				cfg.Logger = slog.New(slog.DiscardHandler)
 				if on {
-					cfg.MetricsRegisterer = prometheus.NewRegistry()
+					cfg.Observer = prommetrics.New(prometheus.NewRegistry())
 				}
 			})
 			ctx := context.Background()

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/rolegate/rolegate/authz/prommetrics"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
@@ -24,9 +24,8 @@ func TestMetricsReplicas(t *testing.T) {
 	named.Config.PostgreSQLURL += "&application_name=" + appName
 	reg := prometheus.NewRegistry()
 	slow := func(cfg *Config) { cfg.RevisionCheckInterval = time.Minute }
-	a := openTarget(t, named, func(cfg *Config) { slow(cfg); cfg.MetricsRegisterer = reg })
+	a := openTarget(t, named, func(cfg *Config) { slow(cfg); cfg.Observer = prommetrics.New(reg) })
 	b := openTarget(t, target, slow)
-	m := a.metrics
 	if !a.listenerLive.Load() || gatherTotals(t, reg)["rolegate_change_listener_up"] != 1 {
 		t.Fatal("rolegate_change_listener_up is not 1 after Open")
 	}
@@ -49,7 +48,7 @@ func TestMetricsReplicas(t *testing.T) {
 		return err == nil && ca.known.Load() == revs[ca.scope.NS] && ca.cache.Len() > 0
 	})
 	lagBefore := histogramCount(t, reg, "rolegate_revision_lag")
-	replicaBefore := testutil.ToFloat64(m.invalidations[invalidReplica])
+	replicaBefore := gathered(t, reg, "rolegate_cache_invalidations_total", "cause", "replica_change")
 	wrote(t)(cb.DelMembership(ctx, "sara", "editor"))
 	eventually(t, 5*time.Second, "a sees the revoke", func() bool {
 		ok, err := ca.UserHasPermission(ctx, "sara", "edit")
@@ -59,13 +58,13 @@ func TestMetricsReplicas(t *testing.T) {
 	// wait for it.
 	eventually(t, 5*time.Second, "revision lag observed and a replica_change invalidation counted", func() bool {
 		return histogramCount(t, reg, "rolegate_revision_lag") > lagBefore &&
-			testutil.ToFloat64(m.invalidations[invalidReplica]) >= replicaBefore+1
+			gathered(t, reg, "rolegate_cache_invalidations_total", "cause", "replica_change") >= replicaBefore+1
 	})
 
-	reconnects := testutil.ToFloat64(m.reconnects)
+	reconnects := gathered(t, reg, "rolegate_change_listener_reconnects_total")
 	killListener(t, b.db, appName)
 	eventually(t, 10*time.Second, "a reconnect counted and the listener up again", func() bool {
-		return testutil.ToFloat64(m.reconnects) == reconnects+1 && gatherTotals(t, reg)["rolegate_change_listener_up"] == 1
+		return gathered(t, reg, "rolegate_change_listener_reconnects_total") == reconnects+1 && gatherTotals(t, reg)["rolegate_change_listener_up"] == 1
 	})
 }
 

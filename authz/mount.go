@@ -94,7 +94,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	if !az.cfg.Samples.Enabled() {
 		omit = appendPaths(omit, samplePaths)
 	}
-	if az.metrics == nil || az.metrics.gatherer == nil {
+	if !az.metrics.serves() {
 		omit = append(omit, "/metrics")
 	}
 	doc, err := rest.OpenAPIDocument(basePath, omit, !az.cfg.DisableCORS)
@@ -127,7 +127,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 	}
 	add(limited, http.MethodGet, "/ping", az.restPing)
 	add(limited, http.MethodGet, "/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", doc) })
-	if az.metrics != nil && az.metrics.gatherer != nil {
+	if az.metrics.serves() {
 		add(limited, http.MethodGet, "/metrics", az.metricsHandler())
 	}
 	for _, rt := range api.Routes() {
@@ -174,7 +174,7 @@ func (az *Authz) Mount(r gin.IRouter) (err error) {
 // credentials set), before anything is registered, naming the route.
 func (az *Authz) refuseShadowing(e *gin.Engine) error {
 	planned := []restMethodPath{{http.MethodGet, "/ping"}, {http.MethodGet, "/openapi.json"}}
-	if az.metrics != nil && az.metrics.gatherer != nil {
+	if az.metrics.serves() {
 		planned = append(planned, restMethodPath{http.MethodGet, "/metrics"})
 	}
 	for _, rt := range rest.Table() {

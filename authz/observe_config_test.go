@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rolegate/rolegate/authz/prommetrics"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -24,7 +25,7 @@ func TestObservabilityConfig(t *testing.T) {
 		t.Fatalf("config %+v, %v", c, err)
 	}
 	d := Config{}.withDefaults()
-	if d.EnableMetrics || d.MetricsRegisterer != nil || d.DecisionLog != "off" || d.DecisionLogSample != 1 || d.DecisionAudit != "off" ||
+	if d.EnableMetrics || d.Observer != nil || d.DecisionLog != "off" || d.DecisionLogSample != 1 || d.DecisionAudit != "off" ||
 		d.DecisionLogPerSecond != 100 {
 		t.Errorf("defaults: metrics %v, log %q at %v, audit %q", d.EnableMetrics, d.DecisionLog, d.DecisionLogSample, d.DecisionAudit)
 	}
@@ -52,8 +53,8 @@ func TestObservabilityConfig(t *testing.T) {
 type notGatherer struct{ prometheus.Registerer }
 
 // Metrics register on the host's registerer only when asked, come off it
-// at Close (so a second Open can register again), and GET /metrics needs
-// a Gatherer to serve.
+// at Close (so a second Open can register again), GET /metrics needs a
+// Gatherer to serve, and AUTH_ENABLE_METRICS needs an Observer.
 func TestMetricsRegistration(t *testing.T) {
 	target := storagetest.SQLite(t)
 	reg := prometheus.NewRegistry()
@@ -61,7 +62,7 @@ func TestMetricsRegistration(t *testing.T) {
 	if az.metrics != nil {
 		t.Fatal("metrics on without a registerer or AUTH_ENABLE_METRICS")
 	}
-	with := func(cfg *Config) { cfg.MetricsRegisterer = reg }
+	with := func(cfg *Config) { cfg.Observer = prommetrics.New(reg) }
 	a := openTarget(t, target, with)
 	if mfs, _ := reg.Gather(); len(mfs) == 0 {
 		t.Fatal("nothing registered on the host's registry")
@@ -78,9 +79,32 @@ func TestMetricsRegistration(t *testing.T) {
 	if mfs, _ := reg.Gather(); len(mfs) != 0 {
 		t.Errorf("%d families left on the registry after Close", len(mfs))
 	}
-	cfg.MetricsRegisterer = notGatherer{prometheus.NewRegistry()}
+	shared := prommetrics.New(prometheus.NewRegistry())
+	c := openTarget(t, target, func(cfg *Config) { cfg.Observer = shared })
+	cfg.Observer = shared
+	if b, err := Open(context.Background(), cfg); err == nil {
+		b.Close()
+		t.Fatal("a second Authz started an Observer already in use")
+	}
+	c.Close()
+	cfg.Observer = prommetrics.New(notGatherer{prometheus.NewRegistry()})
 	cfg.EnableMetrics = true
-	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "Gatherer") {
+	if b, err := Open(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "serve") {
+		if err == nil {
+			b.Close()
+		}
 		t.Errorf("EnableMetrics with a registerer that cannot gather: %v", err)
+	}
+	// The setting is read before the host sets its Observer: Validate
+	// takes it, Open refuses it and says what to import.
+	cfg.Observer = nil
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	if b, err := Open(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "prommetrics") {
+		if err == nil {
+			b.Close()
+		}
+		t.Errorf("Open with EnableMetrics and no Observer: %v", err)
 	}
 }

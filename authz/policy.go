@@ -302,11 +302,11 @@ func (c *Client) readPolicy(ctx context.Context, db bun.IDB) (Policy, error) {
 	}
 	p := Policy{Version: PolicyVersion, Roles: make([]PolicyRole, 0, len(roles)), Memberships: []PolicyMembership{}, ManageMemberships: true}
 	for _, r := range roles {
-		perms, err := storage.RolePermissions(ctx, db, c.scope, r.Name)
+		perms, err := storage.Names(ctx, db, c.scope, storage.PermissionsOfRole, r.Name)
 		if err != nil {
 			return Policy{}, err
 		}
-		members, err := storage.RoleMembers(ctx, db, c.scope, r.Name)
+		members, err := storage.Names(ctx, db, c.scope, storage.MembersOfRole, r.Name)
 		if err != nil {
 			return Policy{}, err
 		}

@@ -23,9 +23,9 @@ func (c *Client) inheritanceOp(ctx context.Context, tx bun.IDB, op Operation) (b
 // scopedMembershipOp runs add_membership or del_membership with a scope.
 func (c *Client) scopedMembershipOp(ctx context.Context, tx bun.IDB, op Operation) (bool, error) {
 	if op.Op == "add_membership" {
-		return storage.AddScopedMembership(ctx, tx, c.scope, op.Scope, op.User, op.Role)
+		return storage.AddMembership(ctx, tx, c.scope, op.Scope, op.User, op.Role)
 	}
-	return storage.DeleteScopedMembership(ctx, tx, c.scope, op.Scope, op.User, op.Role)
+	return storage.DeleteMembership(ctx, tx, c.scope, op.Scope, op.User, op.Role)
 }
 
 // readParents lists every role's direct parents, for exports.

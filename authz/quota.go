@@ -34,15 +34,12 @@ func (az *Authz) checkQuota(ctx context.Context, tx bun.IDB, ns string, rev int6
 // once (a batch, a policy), which a bound kept one row per write would not
 // see, and for checkQuota once the bound passes the limit.
 func (az *Authz) checkQuotaCounted(ctx context.Context, tx bun.IDB, ns string, rev int64) error {
-	rows, err := storage.CountNamespaceRows(ctx, tx, ns)
+	rows, err := storage.RecountRows(ctx, tx, ns)
 	if err != nil {
 		return err
 	}
 	if limit := int64(az.cfg.MaxRowsPerClient); az.open() && rows > limit {
 		return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
-	}
-	if err := storage.SetRowBound(ctx, tx, ns, rows); err != nil {
-		return err
 	}
 	return az.checkNamespaces(ctx, tx, rev)
 }

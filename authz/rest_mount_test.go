@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rolegate/rolegate/authz/prommetrics"
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/samples"
 	"github.com/rolegate/rolegate/storage/storagetest"
@@ -23,6 +24,7 @@ func withEverything(c *Config) {
 	c.DisableCORS = false
 	c.CORSOrigins = []string{"*"}
 	c.EnableMetrics = true
+	c.Observer = prommetrics.New(nil)
 }
 
 // TestRESTHostUntouched: Mount adds nothing to the host's own routes, its

@@ -54,7 +54,7 @@ func TestRESTInvalidNames(t *testing.T) {
 				}
 			}
 		}
-		recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, 0, MaxPageLimit)
+		recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, "", 0, MaxPageLimit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestRESTStatusTable(t *testing.T) {
 			}
 		})
 		t.Run("413 audited", func(t *testing.T) {
-			recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, 0, MaxPageLimit)
+			recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, "", 0, MaxPageLimit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestRESTStatusTable(t *testing.T) {
 			}
 		})
 		t.Run("404 audited once each", func(t *testing.T) {
-			recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, 0, MaxPageLimit)
+			recs, err := storage.ListAudit(context.Background(), az.db, mustClient(t, az, key).fingerprint, "", 0, MaxPageLimit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +197,7 @@ func TestRESTStatusTable(t *testing.T) {
 			}
 		}
 		t.Run("401 audited without a client", func(t *testing.T) {
-			recs, err := storage.ListAudit(context.Background(), az.db, "", 0, MaxPageLimit)
+			recs, err := storage.ListAudit(context.Background(), az.db, "", "", 0, MaxPageLimit)
 			if err != nil {
 				t.Fatal(err)
 			}

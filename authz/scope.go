@@ -19,7 +19,7 @@ func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) 
 		return false, err
 	}
 	return c.write(ctx, change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddScopedMembership(ctx, w.db, c.scope, scope, user, role)
+		return storage.AddMembership(ctx, w.db, c.scope, scope, user, role)
 	})
 }
 
@@ -30,7 +30,7 @@ func (c *Client) DelMembershipIn(ctx context.Context, scope, user, role string) 
 		return false, err
 	}
 	return c.write(ctx, change{action: "del_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.DeleteScopedMembership(ctx, w.db, c.scope, scope, user, role)
+		return storage.DeleteMembership(ctx, w.db, c.scope, scope, user, role)
 	})
 }
 
@@ -40,7 +40,7 @@ func (c *Client) HasMembershipIn(ctx context.Context, scope, user, role string) 
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
 		return false, err
 	}
-	return storage.HasMembershipIn(ctx, c.az.db, c.scope, scope, user, role)
+	return storage.HasMembership(ctx, c.az.db, c.scope, scope, user, role)
 }
 
 // GetUserRolesIn lists user's roles globally and in scope.
@@ -48,7 +48,7 @@ func (c *Client) GetUserRolesIn(ctx context.Context, scope, user string) ([]Scop
 	if err := checkNames("scope", scope, "user", user); err != nil {
 		return nil, err
 	}
-	m, err := storage.UserRolesIn(ctx, c.az.db, c.scope, scope, user)
+	m, err := storage.Members(ctx, c.az.db, c.scope, storage.RolesOfUser, scope, user)
 	if err != nil {
 		return nil, err
 	}
@@ -65,11 +65,11 @@ func (c *Client) GetUserPermissionsIn(ctx context.Context, scope, user string) (
 	if err := checkNames("scope", scope, "user", user); err != nil {
 		return nil, err
 	}
-	_, global, err := storage.UserGrants(ctx, c.az.db, c.scope, user)
+	_, global, err := storage.UserGrants(ctx, c.az.db, c.scope, "", user)
 	if err != nil {
 		return nil, err
 	}
-	_, scoped, err := storage.UserScopeGrants(ctx, c.az.db, c.scope, user, scope)
+	_, scoped, err := storage.UserGrants(ctx, c.az.db, c.scope, scope, user)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (c *Client) GetRoleMembersIn(ctx context.Context, scope, role string) ([]Sc
 	if err := checkNames("scope", scope, "role", role); err != nil {
 		return nil, err
 	}
-	m, err := storage.RoleMembersIn(ctx, c.az.db, c.scope, scope, role)
+	m, err := storage.Members(ctx, c.az.db, c.scope, storage.MembersOfRole, scope, role)
 	return scopedUsers(m), err
 }
 
@@ -92,7 +92,7 @@ func (c *Client) WhichUsersCanIn(ctx context.Context, scope, name string) ([]Sco
 	if err := checkNames("scope", scope, "permission", name); err != nil {
 		return nil, err
 	}
-	m, err := storage.WhichUsersCanIn(ctx, c.az.db, c.scope, scope, name)
+	m, err := storage.Members(ctx, c.az.db, c.scope, storage.UsersWithPermission, scope, name)
 	return scopedUsers(m), err
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/loginx/internal/store"
 )
 
 // loginData is the data of a successful login or refresh.
@@ -75,7 +75,7 @@ func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, erro
 		return nil, err
 	}
 	now := s.cfg.Now()
-	u := &storage.LoginUser{
+	u := &store.User{
 		Service: req.ServiceName, Subject: id.Subject,
 		Name: sanitizeName(id.Name, 256), Email: id.Email, EmailVerified: id.emailVerified(),
 		AvatarURL: webURL(id.Picture), UTCOffset: utcOffset(id.Zoneinfo, now),
@@ -87,14 +87,14 @@ func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, erro
 		name = subjectUsername(req.ServiceName, id.Subject)
 		claim := p.cfg.UserClaim
 		if claim == "" {
-			return name, storage.UsernameFromSubject, nil
+			return name, store.UsernameFromSubject, nil
 		}
 		n, err := claimUsername(claim, id.tokenClaims)
 		name = n
-		return n, storage.UsernameFromClaim(claim), err
+		return n, store.UsernameFromClaim(claim), err
 	}
-	if _, err := storage.UpsertLoginUser(ctx, s.db, u, now.UnixMilli(), newName); err != nil {
-		if errors.Is(err, storage.ErrUsernameTaken) {
+	if _, err := store.UpsertUser(ctx, s.db, u, now.UnixMilli(), newName); err != nil {
+		if errors.Is(err, store.ErrUsernameTaken) {
 			s.log.Warn("loginx: login refused: the user name belongs to another account",
 				"service", req.ServiceName, "username", name)
 			return nil, usernameTaken()
@@ -120,7 +120,7 @@ func inactive() *apiError {
 
 // startSession stores a new session with its first refresh token and
 // signs its first authToken.
-func (s *Service) startSession(ctx context.Context, u *storage.LoginUser) (*loginData, error) {
+func (s *Service) startSession(ctx context.Context, u *store.User) (*loginData, error) {
 	sid, err := randomToken(16)
 	if err != nil {
 		return nil, err
@@ -131,11 +131,11 @@ func (s *Service) startSession(ctx context.Context, u *storage.LoginUser) (*logi
 	}
 	now := s.cfg.Now()
 	exp := now.Add(s.cfg.AccessTTL)
-	sess := &storage.LoginSession{ID: sid, UserID: u.ID, CreatedAt: now.UnixMilli(), ExpiresAt: exp.UnixMilli()}
-	rt := &storage.LoginRefreshToken{Hash: hashToken(refresh), ExpiresAt: now.Add(s.cfg.RefreshTTL).UnixMilli()}
+	sess := &store.Session{ID: sid, UserID: u.ID, CreatedAt: now.UnixMilli(), ExpiresAt: exp.UnixMilli()}
+	rt := &store.RefreshToken{Hash: hashToken(refresh), ExpiresAt: now.Add(s.cfg.RefreshTTL).UnixMilli()}
 	// The user must still be active in the transaction that starts the
 	// session: a deactivation racing with this login then ends it too.
-	if err := storage.CreateLoginSession(ctx, s.db, sess, rt); errors.Is(err, storage.ErrLoginInactive) {
+	if err := store.CreateSession(ctx, s.db, sess, rt); errors.Is(err, store.ErrInactive) {
 		return nil, inactive()
 	} else if err != nil {
 		return nil, err

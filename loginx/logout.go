@@ -5,7 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/loginx/internal/store"
 )
 
 // handleLogout revokes the session of the request's authToken, here at
@@ -28,7 +28,7 @@ func (s *Service) handleLogout(c *gin.Context) {
 func (s *Service) revoke(c *gin.Context, sid string) error {
 	now := s.cfg.Now()
 	exp := now.Add(s.cfg.AccessTTL).UnixMilli()
-	if _, err := storage.RevokeLoginSession(c.Request.Context(), s.db, sid, now.UnixMilli(), exp); err != nil {
+	if _, err := store.RevokeSession(c.Request.Context(), s.db, sid, now.UnixMilli(), exp); err != nil {
 		return err
 	}
 	// Memory may forget it once every token this process accepted for it
@@ -43,7 +43,7 @@ func (s *Service) revoke(c *gin.Context, sid string) error {
 // login racing with it either fails or has its session ended too.
 func (s *Service) SetUserActive(ctx context.Context, userID string, active bool) error {
 	now := s.cfg.Now()
-	if err := storage.SetLoginUserActive(ctx, s.db, userID, active, now.UnixMilli(), now.Add(s.cfg.AccessTTL).UnixMilli()); err != nil {
+	if err := store.SetUserActive(ctx, s.db, userID, active, now.UnixMilli(), now.Add(s.cfg.AccessTTL).UnixMilli()); err != nil {
 		return err
 	}
 	return s.sessions.poll(ctx, now)
@@ -57,9 +57,9 @@ func (s *Service) handleMe(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	u, err := storage.LoginUserByID(ctx, s.db, sess.UserID)
+	u, err := store.UserByID(ctx, s.db, sess.UserID)
 	if err != nil {
-		if err == storage.ErrLoginNotFound {
+		if err == store.ErrNotFound {
 			err = ErrInvalidSession
 		}
 		s.fail(c, err)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/loginx/internal/store"
 )
 
 // Me is the user record returned by login and GET /api/v1/me.
@@ -37,7 +37,7 @@ type MeSettings struct {
 }
 
 // meRecord builds the Me record of u, with its roles from cfg.Roles.
-func (s *Service) meRecord(ctx context.Context, u *storage.LoginUser) (*Me, error) {
+func (s *Service) meRecord(ctx context.Context, u *store.User) (*Me, error) {
 	roles := []string{}
 	if s.cfg.Roles != nil {
 		r, err := s.cfg.Roles(ctx, u.Username)

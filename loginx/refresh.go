@@ -5,7 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/loginx/internal/store"
 )
 
 // handleRefresh exchanges {"refreshToken"} for a new authToken and a new
@@ -34,14 +34,14 @@ func (s *Service) handleRefresh(c *gin.Context) {
 		return
 	}
 	now := s.cfg.Now()
-	rt := &storage.LoginRefreshToken{Hash: hashToken(next), ExpiresAt: now.Add(s.cfg.RefreshTTL).UnixMilli()}
+	rt := &store.RefreshToken{Hash: hashToken(next), ExpiresAt: now.Add(s.cfg.RefreshTTL).UnixMilli()}
 	accessExp := now.Add(s.cfg.AccessTTL).UnixMilli()
-	sess, err := storage.RotateLoginRefresh(ctx, s.db, hashToken(old), rt, now.UnixMilli(), accessExp, accessExp)
+	sess, err := store.RotateRefresh(ctx, s.db, hashToken(old), rt, now.UnixMilli(), accessExp, accessExp)
 	switch {
-	case errors.Is(err, storage.ErrRefreshInvalid):
+	case errors.Is(err, store.ErrRefreshInvalid):
 		s.fail(c, unauthorized("invalid-refresh-token", "the refresh token is not valid"))
 		return
-	case errors.Is(err, storage.ErrRefreshReused):
+	case errors.Is(err, store.ErrRefreshReused):
 		// The store revoked the session; make it visible here at once.
 		_ = s.sessions.poll(ctx, s.cfg.Now())
 		s.log.Warn("loginx: a spent refresh token was presented again; its session is revoked")
@@ -51,7 +51,7 @@ func (s *Service) handleRefresh(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	u, err := storage.LoginUserByID(ctx, s.db, sess.UserID)
+	u, err := store.UserByID(ctx, s.db, sess.UserID)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -14,7 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/uptrace/bun"
 
-	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/loginx/internal/store"
 )
 
 // pruneEvery is how many polls pass between deletions of dead rows.
@@ -107,7 +107,7 @@ func (s *Service) pollLoop(ctx context.Context) {
 		}
 		err := s.sessions.poll(ctx, s.cfg.Now())
 		if err == nil && n%pruneEvery == 0 {
-			err = storage.PruneLogin(ctx, s.db, s.cfg.Now().UnixMilli())
+			err = store.Prune(ctx, s.db, s.cfg.Now().UnixMilli())
 		}
 		if ctx.Err() != nil {
 			return

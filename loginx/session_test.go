@@ -15,8 +15,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/internal/store"
 	"github.com/rolegate/rolegate/middleware"
-	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -176,7 +176,7 @@ func TestInactiveUser(t *testing.T) {
 		data := e.mustLogin(alice)
 		tok := data["authToken"].(string)
 		now := time.Now()
-		if err := storage.SetLoginUserActive(context.Background(), db, data["userId"].(string), false, now.UnixMilli(), now.Add(time.Hour).UnixMilli()); err != nil {
+		if err := store.SetUserActive(context.Background(), db, data["userId"].(string), false, now.UnixMilli(), now.Add(time.Hour).UnixMilli()); err != nil {
 			t.Fatal(err)
 		}
 		code, body := e.login(alice)

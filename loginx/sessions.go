@@ -10,7 +10,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/rolegate/rolegate/storage"
+	"github.com/rolegate/rolegate/loginx/internal/store"
 )
 
 // pollOverlap is how far back each poll re-reads revocations by time, so
@@ -93,8 +93,8 @@ func (s *sessions) lookup(ctx context.Context, sid string) (*liveSession, error)
 		return v.(*liveSession), nil
 	}
 	s.miss.Add(1)
-	st, err := storage.LoginSessionStateByID(ctx, s.db, sid)
-	if errors.Is(err, storage.ErrLoginNotFound) {
+	st, err := store.SessionStateByID(ctx, s.db, sid)
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, errUnknownSession
 	}
 	if err != nil {
@@ -150,7 +150,7 @@ func (s *sessions) poll(ctx context.Context, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	nowMs := now.UnixMilli()
-	rows, err := storage.LoginRevocations(ctx, s.db, s.maxID, now.Add(-pollOverlap).UnixMilli(), nowMs)
+	rows, err := store.Revocations(ctx, s.db, s.maxID, now.Add(-pollOverlap).UnixMilli(), nowMs)
 	if err != nil {
 		return err
 	}

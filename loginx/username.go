@@ -5,9 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/mail"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/secure/precis"
 
 	"github.com/rolegate/rolegate/middleware"
 )
@@ -76,7 +79,8 @@ func checkUserClaim(claim string) error {
 }
 
 // claimUsername reads the provider's UserClaim from the verified ID token
-// claims, in NFC. E-mail addresses have their ASCII letters lower-cased (the domain is case-insensitive
+// claims, prepared with the PRECIS UsernameCasePreserved profile (which
+// puts it in NFC); an email claim must be one e-mail address. E-mail addresses have their ASCII letters lower-cased (the domain is case-insensitive
 // and providers differ in case), so an admin grants to the lower-case
 // address. It refuses (403) a missing, non-string, unverified or invalid
 // value: falling back to another name would give the person an identity
@@ -89,10 +93,22 @@ func claimUsername(claim string, tokenClaims map[string]any) (string, error) {
 	if flag, ok := verifiedBy[claim]; ok && !isTrue(tokenClaims[flag]) {
 		return "", claimRefused(fmt.Sprintf("the provider has not verified the %s claim (%s is not true in the ID token)", claim, flag))
 	}
-	// NFC first: names are one name in all their forms everywhere else,
-	// so the taken-name check must see the form the guards will.
-	v = middleware.NormalizeName(v)
+	// Prepared first (RFC 8265, UsernameCasePreserved: full-width and
+	// half-width forms mapped to their usual ones, NFC, code points an
+	// identifier may not hold refused), so that the checks below and the
+	// taken-name check see the form a look-alike would take: "p1\uff1aalice"
+	// (a full-width colon) is "p1:alice". NFC also because names are one
+	// name in all their forms everywhere else.
+	p, err := precis.UsernameCasePreserved.String(v)
+	if err != nil {
+		return "", claimRefused(fmt.Sprintf("the %s claim is not a valid user name (RFC 8265)", claim))
+	}
+	v = middleware.NormalizeName(p)
 	if claim == "email" {
+		// An address, and only one: no display name, no group, no list.
+		if a, err := mail.ParseAddress(v); err != nil || a.Address != v || a.Name != "" {
+			return "", claimRefused("the email claim is not an e-mail address")
+		}
 		v = lowerASCII(v)
 	}
 	if !middleware.ValidName(v) {

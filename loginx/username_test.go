@@ -72,3 +72,37 @@ func TestClaimNamesAreNormalised(t *testing.T) {
 		t.Fatalf("decomposed e-mail gave %q, %v; want the NFC lower-case address", n, err)
 	}
 }
+
+// TestClaimNamesPrepared: a name taken from a claim is prepared with the
+// PRECIS UsernameCasePreserved profile (RFC 8265) before any check, so a
+// full-width colon cannot dress up as the default name "p1:alice", nor a
+// full-width letter as another address; an e-mail claim must be an
+// address.
+func TestClaimNamesPrepared(t *testing.T) {
+	for _, c := range []struct {
+		claim, value, want string // want "": refused
+	}{
+		{"email", "p1\uff1aalice", ""},
+		{"employee_id", "p1\uff1aalice", ""},
+		{"employee_id", "e\u3000123", ""}, // an ideographic space is no identifier
+		{"email", "\uff41lice@example.org", "alice@example.org"},
+		{"employee_id", "\uff25\uff11\uff12", "E12"},
+		{"email", "not an address", ""},
+		{"email", "Sara <sara@example.org>", ""},
+		{"email", "sara@example.org", "sara@example.org"},
+		{"email", "Sara@Example.ORG", "sara@example.org"},
+		{"employee_id", "E-1234", "E-1234"},
+	} {
+		claims := map[string]any{c.claim: c.value, "email_verified": true}
+		n, err := claimUsername(c.claim, claims)
+		if c.want == "" {
+			if err == nil {
+				t.Errorf("%s %q gave the name %q, want a refusal", c.claim, c.value, n)
+			}
+			continue
+		}
+		if err != nil || n != c.want {
+			t.Errorf("%s %q gave %q, %v; want %q", c.claim, c.value, n, err, c.want)
+		}
+	}
+}

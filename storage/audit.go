@@ -56,23 +56,10 @@ type AuditRecord struct {
 	RemoteAddr      string    `bun:"remote_addr" json:"remote_addr"`
 }
 
-// InsertAudit writes one record; call it in the change's own transaction
-// so that a change is never without its record.
-func InsertAudit(ctx context.Context, db bun.IDB, r AuditRecord) error {
-	_, err := db.NewRaw(`INSERT INTO rolegate_audit (at, client, action, resource, outcome, request_id, client_request_id, remote_addr)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.At.UTC(), r.Client, r.Action, r.Resource, r.Outcome, r.RequestID, r.ClientRequestID, r.RemoteAddr).Exec(ctx)
-	return Classify(err)
-}
-
-// ListAudit returns one client's records, newest first, with id below
-// before (0 means from the newest), at most limit.
-func ListAudit(ctx context.Context, db bun.IDB, client string, before int64, limit int) ([]AuditRecord, error) {
-	return ListAuditAction(ctx, db, client, "", before, limit)
-}
-
-// ListAuditAction is ListAudit of the records of one action only ("" for
-// every action).
-func ListAuditAction(ctx context.Context, db bun.IDB, client, action string, before int64, limit int) ([]AuditRecord, error) {
+// ListAudit returns one client's records of one action ("" for every
+// action), newest first, with id below before (0 means from the newest),
+// at most limit.
+func ListAudit(ctx context.Context, db bun.IDB, client, action string, before int64, limit int) ([]AuditRecord, error) {
 	q := `SELECT id, at, client, action, resource, outcome, request_id, client_request_id, remote_addr FROM rolegate_audit WHERE client = ?`
 	args := []any{client}
 	if action != "" {

@@ -15,7 +15,7 @@ func init() {
 const auditRefusalPredicate = "outcome LIKE 'refused:%'"
 
 // auditActionIndexUp adds the index GET /api/audit?action= reads
-// (ListAuditAction: WHERE client = ? AND action = ? ORDER BY id DESC
+// (ListAudit with an action: WHERE client = ? AND action = ? ORDER BY id DESC
 // LIMIT n). With only (client, id), an action the client has few or no
 // records of walks all of them: any client (in open mode, anybody) could
 // make each such request scan up to AUTH_AUDIT_MAX_RECORDS rows (60 ms a

@@ -45,15 +45,6 @@ func auditFairShareDown(ctx context.Context, db *bun.DB) error {
 	return nil
 }
 
-// The outcomes of a write that changed something. Only such a write bumps
-// its namespace's revision, and in open mode AUTH_MAX_NAMESPACES bounds
-// the namespaces ever written; a write that found nothing to do (existed,
-// absent) or a refusal can come from any made-up key.
-const (
-	AuditCreated = "created"
-	AuditDeleted = "deleted"
-)
-
 // auditChangePredicate picks the records of changes; auditOtherPredicate
 // every other record: refusals, and writes that changed nothing.
 const (

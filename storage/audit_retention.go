@@ -7,11 +7,6 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// AuditPruneBatch is how many audit records one statement of PruneAudit
-// deletes: small enough that a SQLite writer or a PostgreSQL vacuum never
-// waits long behind it.
-const AuditPruneBatch = 5000
-
 // PruneAuditBefore deletes up to AuditPruneBatch records older than
 // cutoff, oldest first, and reports how many it deleted; call it again
 // while it deletes a full batch.
@@ -24,12 +19,12 @@ func PruneAuditBefore(ctx context.Context, db bun.IDB, cutoff time.Time) (int64,
 	return res.RowsAffected()
 }
 
-// PruneAuditBeyond deletes up to AuditPruneBatch of the records beyond
+// pruneAuditBeyond deletes up to AuditPruneBatch of the records beyond
 // keep, fairly (see PlanAuditPrune: the clients holding the most lose
 // their oldest, refusals first), and reports how many it deleted; call it
 // again until it deletes none. It plans anew on every call; a retention
 // run plans once (PlanAuditPrune) and calls Next instead.
-func PruneAuditBeyond(ctx context.Context, db bun.IDB, keep int) (int64, error) {
+func pruneAuditBeyond(ctx context.Context, db bun.IDB, keep int) (int64, error) {
 	p, err := PlanAuditPrune(ctx, db, keep)
 	if err != nil {
 		return 0, err

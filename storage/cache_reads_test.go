@@ -50,11 +50,11 @@ func TestCacheReads(t *testing.T) {
 			}
 		}
 
-		must(storage.AddMembership(ctx, db, s, "alice", "other"))
-		must(storage.AddScopedMembership(ctx, db, s, "org-42", "alice", "editor"))
-		must(storage.AddScopedMembership(ctx, db, s, "org-42", "alice", "viewer"))
-		must(storage.AddScopedMembership(ctx, db, s, "org-7", "alice", "viewer"))
-		must(storage.AddScopedMembership(ctx, db, s, "org-7", "bob", "admin"))
+		must(storage.AddMembership(ctx, db, s, "", "alice", "other"))
+		must(storage.AddMembership(ctx, db, s, "org-42", "alice", "editor"))
+		must(storage.AddMembership(ctx, db, s, "org-42", "alice", "viewer"))
+		must(storage.AddMembership(ctx, db, s, "org-7", "alice", "viewer"))
+		must(storage.AddMembership(ctx, db, s, "org-7", "bob", "admin"))
 		global, byScope, err := storage.UserRoleSets(ctx, db, s, "alice")
 		if err != nil || !slices.Equal(global, []string{"other"}) || len(byScope) != 2 ||
 			!slices.Equal(byScope["org-42"], []string{"editor", "viewer"}) || !slices.Equal(byScope["org-7"], []string{"viewer"}) {

@@ -21,6 +21,8 @@ var (
 	// ErrRoleNotFound means the role named by a grant, a membership or a
 	// listing does not exist in the client's namespace.
 	ErrRoleNotFound = errors.New("role not found")
+	// ErrCycle means an inheritance would make a role inherit from itself.
+	ErrCycle = errors.New("inheritance would make a cycle")
 	// ErrKeyMismatch: a write found that the store's encryption state (the
 	// writer key check value in rolegate_settings) is not this process's:
 	// it runs without encryption on an encrypted store, or with a key the

@@ -51,3 +51,32 @@ func FairCuts(sizes []int64, keep int64) []int64 {
 	}
 	return fairCuts(buckets, keep)
 }
+
+// PruneAuditBeyond is pruneAuditBeyond.
+var PruneAuditBeyond = pruneAuditBeyond
+var EachRolePermission = eachRolePermission
+var EachRoleEffectivePermission = eachRoleEffectivePermission
+var EachRoleMember = eachRoleMember
+var EachRoleParent = eachRoleParent
+var EachRoleChild = eachRoleChild
+var EachUserRole = eachUserRole
+var EachUserPermission = eachUserPermission
+var EachWhichRoleCan = eachWhichRoleCan
+var EachWhichUserCan = eachWhichUserCan
+var EachUserPermissionIn = eachUserPermissionIn
+var EachRoleMemberIn = eachRoleMemberIn
+var EachUserRoleIn = eachUserRoleIn
+var EachWhichUserCanIn = eachWhichUserCanIn
+var RolePermissions = rolePermissions
+var RoleEffectivePermissions = roleEffectivePermissions
+var RoleMembers = roleMembers
+var RoleParents = roleParents
+var UserRoles = userRoles
+var UserPermissions = userPermissions
+var WhichRolesCan = whichRolesCan
+var WhichUsersCan = whichUsersCan
+var RolesGranting = rolesGranting
+var RoleMembersIn = roleMembersIn
+var UserRolesIn = userRolesIn
+var WhichUsersCanIn = whichUsersCanIn
+var UserMemberships = userMemberships

@@ -26,7 +26,7 @@ func TestSQLiteFilesArePrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := storage.Migrate(ctx, db); err != nil {
+	if _, err := storage.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := storage.GetOrInitSetting(ctx, db, "probe", func() (string, error) { return "x", nil }); err != nil {

@@ -14,8 +14,13 @@ import (
 // ttl from now. It reports false when another holder has it and it has
 // not expired. A compare-and-set on the row keeps two processes from both
 // taking it; expiry is by the processes' clocks, so ttl must be far above
-// their skew. A holder that dies loses the lease when it expires.
+// their skew. A holder that dies loses the lease when it expires. A ttl of
+// exactly 0 gives the lease up instead, if holder has it (false).
 func TryLease(ctx context.Context, db bun.IDB, key, holder string, ttl time.Duration) (bool, error) {
+	if ttl == 0 {
+		_, err := db.NewRaw(`DELETE FROM rolegate_settings WHERE key = ? AND value LIKE ?`, key, holder+"/%").Exec(ctx)
+		return false, Classify(err)
+	}
 	cur, ok, err := GetSetting(ctx, db, key)
 	if err != nil {
 		return false, err
@@ -32,12 +37,6 @@ func TryLease(ctx context.Context, db bun.IDB, key, holder string, ttl time.Dura
 	}
 	res, err := db.NewRaw(`UPDATE rolegate_settings SET value = ? WHERE key = ? AND value = ?`, val, key, cur).Exec(ctx)
 	return affectedOne(res, err)
-}
-
-// ReleaseLease gives up the lease named key if holder has it.
-func ReleaseLease(ctx context.Context, db bun.IDB, key, holder string) error {
-	_, err := db.NewRaw(`DELETE FROM rolegate_settings WHERE key = ? AND value LIKE ?`, key, holder+"/%").Exec(ctx)
-	return Classify(err)
 }
 
 func affectedOne(res interface{ RowsAffected() (int64, error) }, err error) (bool, error) {

@@ -25,18 +25,18 @@ func TestLease(t *testing.T) {
 		try("a", time.Minute, true)
 		try("b", time.Minute, false)
 		try("a", time.Minute, true) // renewal
-		if err := storage.ReleaseLease(ctx, db, "test_lease", "b"); err != nil {
+		if _, err := storage.TryLease(ctx, db, "test_lease", "b", 0); err != nil {
 			t.Fatal(err)
 		}
 		try("b", time.Minute, false) // b's release freed nothing
-		if err := storage.ReleaseLease(ctx, db, "test_lease", "a"); err != nil {
+		if _, err := storage.TryLease(ctx, db, "test_lease", "a", 0); err != nil {
 			t.Fatal(err)
 		}
 		try("b", -time.Second, true) // b takes it, already expired (as if b died)
 		try("a", time.Minute, true)  // a takes over
 		try("b", time.Minute, false)
 		// Two contenders for an expired lease: one wins.
-		if err := storage.ReleaseLease(ctx, db, "test_lease", "a"); err != nil {
+		if _, err := storage.TryLease(ctx, db, "test_lease", "a", 0); err != nil {
 			t.Fatal(err)
 		}
 		wins := make(chan bool, 8)

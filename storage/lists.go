@@ -79,50 +79,50 @@ func EachRole(ctx context.Context, db bun.IDB, s Scope, w ListWindow, fn func([]
 	}
 }
 
-// EachUserRole calls fn with the roles the user is a member of, window by
+// eachUserRole calls fn with the roles the user is a member of, window by
 // window, sorted.
-func EachUserRole(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
+func eachUserRole(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
 	return eachPlain(ctx, db, w, "role", "rolegate_memberships WHERE ns = ? AND user_name IN (?)",
 		[]any{s.NS, bun.List(s.userForms(user))}, fn)
 }
 
-// EachWhichRoleCan calls fn with the roles that hold the permission,
+// eachWhichRoleCan calls fn with the roles that hold the permission,
 // granted or inherited, window by window, sorted.
-func EachWhichRoleCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
+func eachWhichRoleCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
 	return eachPlain(ctx, db, w, "role", "(WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d) x WHERE 1 = 1",
 		[]any{s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
-// EachRolePermission calls fn with a role's permissions, window by window,
+// eachRolePermission calls fn with a role's permissions, window by window,
 // sorted; ErrRoleNotFound (before any call) when the role does not exist.
-func EachRolePermission(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
+func eachRolePermission(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
 	return eachStored(ctx, db, s.Permissions, w, "name", "rolegate_permissions WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
 }
 
-// EachRoleMember calls fn with a role's members, window by window, sorted;
+// eachRoleMember calls fn with a role's members, window by window, sorted;
 // ErrRoleNotFound (before any call) when the role does not exist.
-func EachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
+func eachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
 	return eachStored(ctx, db, s.Users, w, "user_name", "rolegate_memberships WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
 }
 
-// EachWhichUserCan calls fn with the users that hold the permission through
+// eachWhichUserCan calls fn with the users that hold the permission through
 // any global membership (granted to the role or inherited by it), window
 // by window, sorted.
-func EachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
+func eachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
 	return eachStored(ctx, db, s.Users, w, "m.user_name", `rolegate_memberships m
 		WHERE m.ns = ? AND m.role IN (WITH RECURSIVE `+descendantsCTE+` SELECT role FROM d)`,
 		[]any{s.NS, s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
-// EachUserPermission calls fn with the permissions the user holds through
+// eachUserPermission calls fn with the permissions the user holds through
 // any global membership, inherited ones included, window by window, sorted.
-func EachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
+func eachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE m(role) AS (
 			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)),

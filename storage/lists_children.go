@@ -6,10 +6,10 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// EachRoleChild calls fn with the roles that inherit from role directly,
+// eachRoleChild calls fn with the roles that inherit from role directly,
 // window by window, sorted; ErrRoleNotFound (before any call) when the
 // role does not exist. Deleting role removes these links too.
-func EachRoleChild(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
+func eachRoleChild(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}

@@ -13,20 +13,20 @@ import (
 // each reads at most a window of entries at a time, so a list of any
 // length is answered in memory that grows with the window only.
 
-// EachRoleParent calls fn with the roles role inherits from directly,
+// eachRoleParent calls fn with the roles role inherits from directly,
 // window by window, sorted; ErrRoleNotFound (before any call) when the
 // role does not exist.
-func EachRoleParent(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
+func eachRoleParent(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
 	return eachPlain(ctx, db, w, "parent", "rolegate_role_parents WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
 }
 
-// EachRoleEffectivePermission calls fn with the permissions role holds,
+// eachRoleEffectivePermission calls fn with the permissions role holds,
 // its own and inherited, window by window, sorted; ErrRoleNotFound (before
 // any call) when the role does not exist.
-func EachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
+func eachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role string, w ListWindow, fn func([]string) error) error {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
@@ -35,10 +35,10 @@ func EachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role 
 		` SELECT role FROM r)`, []any{s.NS, role, s.NS}, fn)
 }
 
-// EachUserPermissionIn calls fn with the permissions the user holds in
+// eachUserPermissionIn calls fn with the permissions the user holds in
 // scope (through global memberships and those in scope, inherited ones
 // included), window by window, sorted.
-func EachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]string) error) error {
+func eachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]string) error) error {
 	forms := bun.List(s.userForms(user))
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (WITH RECURSIVE m(role) AS (
@@ -48,13 +48,13 @@ func EachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user 
 		[]any{s.NS, s.NS, forms, s.NS, scope, forms, s.NS}, fn)
 }
 
-// EachUserRoleIn calls fn with the user's roles globally (Scope empty) and
+// eachUserRoleIn calls fn with the user's roles globally (Scope empty) and
 // in scope, window by window, sorted by role then scope (a role held both
 // ways is two entries, the global one first). A page cut by w.Limit never
 // ends between those two entries: the scoped twin is sent too (Limit+1
 // entries), so the next page, read with After set to the last role, loses
 // nothing.
-func EachUserRoleIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]Member) error) error {
+func eachUserRoleIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]Member) error) error {
 	forms := bun.List(s.userForms(user))
 	return eachMember(ctx, db, s, w, false, false,
 		`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
@@ -62,11 +62,11 @@ func EachUserRoleIn(ctx context.Context, db bun.IDB, s Scope, scope, user string
 		[]any{s.NS, forms, s.NS, scope, forms}, fn)
 }
 
-// EachRoleMemberIn calls fn with the role's direct members globally and in
+// eachRoleMemberIn calls fn with the role's direct members globally and in
 // scope, window by window, sorted by user then scope, a page never ending
-// between a user's two entries (as EachUserRoleIn); ErrRoleNotFound (before
+// between a user's two entries (as eachUserRoleIn); ErrRoleNotFound (before
 // any call) when the role does not exist.
-func EachRoleMemberIn(ctx context.Context, db bun.IDB, s Scope, scope, role string, w ListWindow, fn func([]Member) error) error {
+func eachRoleMemberIn(ctx context.Context, db bun.IDB, s Scope, scope, role string, w ListWindow, fn func([]Member) error) error {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
@@ -76,10 +76,10 @@ func EachRoleMemberIn(ctx context.Context, db bun.IDB, s Scope, scope, role stri
 		[]any{s.NS, role, s.NS, scope, role}, fn)
 }
 
-// EachWhichUserCanIn calls fn with the users holding the permission in
+// eachWhichUserCanIn calls fn with the users holding the permission in
 // scope, one entry per user (Scope empty when a global membership grants
 // it), window by window, sorted.
-func EachWhichUserCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string, w ListWindow, fn func([]Member) error) error {
+func eachWhichUserCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string, w ListWindow, fn func([]Member) error) error {
 	return eachMember(ctx, db, s, w, true, true, "WITH RECURSIVE "+descendantsCTE+`
 		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
 		UNION SELECT user_name, scope FROM rolegate_scoped_memberships

@@ -61,21 +61,21 @@ func checkEachScoped(t *testing.T, db *bun.DB, c *cipher.Cipher, mode string) {
 			// u: global in the first half, in S from the fourth on (both
 			// ways for the fourth and fifth), in T for the last.
 			if i < 5 {
-				must(storage.AddMembership(ctx, db, s, "u", n))
+				must(storage.AddMembership(ctx, db, s, "", "u", n))
 			}
 			if i >= 3 {
-				must(storage.AddScopedMembership(ctx, db, s, "S", "u", n))
+				must(storage.AddMembership(ctx, db, s, "S", "u", n))
 			}
 			// Role "a": members n globally for even i, in S for i >= 4.
 			if i%2 == 0 {
-				must(storage.AddMembership(ctx, db, s, n, "a"))
+				must(storage.AddMembership(ctx, db, s, "", n, "a"))
 			}
 			if i >= 4 {
-				must(storage.AddScopedMembership(ctx, db, s, "S", n, "a"))
+				must(storage.AddMembership(ctx, db, s, "S", n, "a"))
 			}
 		}
-		must(storage.AddScopedMembership(ctx, db, s, "T", "u", "child"))
-		must(storage.AddScopedMembership(ctx, db, s, "T", "x", "a"))
+		must(storage.AddMembership(ctx, db, s, "T", "u", "child"))
+		must(storage.AddMembership(ctx, db, s, "T", "x", "a"))
 		must(storage.AddPermission(ctx, db, s, "a", "shared"))
 		must(storage.AddPermission(ctx, db, s, "b", "shared"))
 
@@ -103,11 +103,11 @@ func checkEachScoped(t *testing.T, db *bun.DB, c *cipher.Cipher, mode string) {
 			}
 			return v
 		}
-		_, global, err := storage.UserGrants(ctx, db, s, "u")
+		_, global, err := storage.UserGrants(ctx, db, s, "", "u")
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, scoped, err := storage.UserScopeGrants(ctx, db, s, "u", "S")
+		_, scoped, err := storage.UserGrants(ctx, db, s, "S", "u")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -61,10 +61,10 @@ func checkEachLists(t *testing.T, db *bun.DB, c *cipher.Cipher, names []string, 
 				if _, err := storage.AddPermission(ctx, db, s, "a", n); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := storage.AddMembership(ctx, db, s, n, "a"); err != nil {
+				if _, err := storage.AddMembership(ctx, db, s, "", n, "a"); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := storage.AddMembership(ctx, db, s, "u", n); err != nil {
+				if _, err := storage.AddMembership(ctx, db, s, "", "u", n); err != nil {
 					t.Fatal(err)
 				}
 			}

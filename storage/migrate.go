@@ -41,14 +41,10 @@ func AddMigration(name, comment string, up, down func(ctx context.Context, db *b
 // that crashes while migrating does not leave the others locked out. On
 // SQLite (one machine, usually one process) the migrator's lock row is
 // kept.
-func Migrate(ctx context.Context, db *bun.DB) error {
-	_, err := MigrateCount(ctx, db)
-	return err
-}
-
-// MigrateCount is Migrate, also reporting how many migrations this call
-// applied (0 when the schema was up to date), for the startup line.
-func MigrateCount(ctx context.Context, db *bun.DB) (applied int, err error) {
+//
+// It reports how many migrations this call applied (0 when the schema was
+// up to date), for the startup line.
+func Migrate(ctx context.Context, db *bun.DB) (applied int, err error) {
 	m := migrate.NewMigrator(db, migrations,
 		migrate.WithTableName(migrationsTable),
 		migrate.WithLocksTableName(migrationLocksTable),
@@ -176,7 +172,7 @@ func migratePostgres(ctx context.Context, db *bun.DB, m *migrate.Migrator) (int,
 	return applied(m.Migrate(ctx))
 }
 
-// WithMigrationLock runs fn while holding the migration lock (the one
+// withMigrationLock runs fn while holding the migration lock (the one
 // Migrate takes), waiting for it up to a minute like Migrate does. On
 // SQLite fn gets a connection of its own with secure_delete on, so that
 // values it overwrites or deletes do not linger in free space; afterwards
@@ -184,7 +180,7 @@ func migratePostgres(ctx context.Context, db *bun.DB, m *migrate.Migrator) (int,
 // old value remains in the database, -wal or -shm files. On PostgreSQL fn
 // gets db; clean lists the tables fn rewrote, which are then rebuilt with
 // VACUUM (FULL), so that their old row versions leave the relation files.
-func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(ctx context.Context, db bun.IDB) (bool, error)) error {
+func withMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(ctx context.Context, db bun.IDB) (bool, error)) error {
 	if IsPostgres(db) {
 		conn, err := db.Conn(ctx)
 		if err != nil {
@@ -209,7 +205,7 @@ func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(
 				_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 			}
 		}()
-		return WithCleanRewrite(ctx, db, clean, fn)
+		return cleanRewrite(ctx, db, clean, fn)
 	}
 	m := migrate.NewMigrator(db, migrations,
 		migrate.WithTableName(migrationsTable),
@@ -232,18 +228,25 @@ func WithMigrationLock(ctx context.Context, db *bun.DB, clean []string, fn func(
 		defer cancel()
 		_ = m.Unlock(uctx)
 	}()
-	return WithCleanRewrite(ctx, db, clean, fn)
+	return cleanRewrite(ctx, db, clean, fn)
 }
 
 // WithCleanRewrite runs fn, which rewrites values, so that the old values
-// do not linger in the database files (the cleaning WithMigrationLock
-// does, without its lock: the caller keeps others out of fn by other
-// means, e.g. a lease). On SQLite fn gets a connection of its own with
-// secure_delete on, and afterwards the file is vacuumed and the WAL
-// checkpointed and truncated. On PostgreSQL fn gets db, and the tables in
-// clean are rebuilt with VACUUM (FULL) when fn reports a change (each
-// rebuild locks its table while it runs).
-func WithCleanRewrite(ctx context.Context, db *bun.DB, clean []string, fn func(ctx context.Context, db bun.IDB) (bool, error)) error {
+// do not linger in the database files. With migrationLock it holds the
+// migration lock meanwhile (see withMigrationLock); without, the caller
+// keeps others out of fn by other means, e.g. a lease. On SQLite fn gets a
+// connection of its own with secure_delete on, and afterwards the file is
+// vacuumed and the WAL checkpointed and truncated. On PostgreSQL fn gets
+// db, and the tables in clean are rebuilt with VACUUM (FULL) when fn
+// reports a change (each rebuild locks its table while it runs).
+func WithCleanRewrite(ctx context.Context, db *bun.DB, migrationLock bool, clean []string, fn func(ctx context.Context, db bun.IDB) (bool, error)) error {
+	if migrationLock {
+		return withMigrationLock(ctx, db, clean, fn)
+	}
+	return cleanRewrite(ctx, db, clean, fn)
+}
+
+func cleanRewrite(ctx context.Context, db *bun.DB, clean []string, fn func(ctx context.Context, db bun.IDB) (bool, error)) error {
 	if IsPostgres(db) {
 		changed, err := fn(ctx, db)
 		if err != nil || !changed {

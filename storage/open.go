@@ -20,12 +20,6 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite: building needs no C toolchain
 )
 
-// Database types accepted in Config.Type.
-const (
-	TypeSQLite     = "sqlite"
-	TypePostgreSQL = "postgresql"
-)
-
 // Config says which database to open.
 type Config struct {
 	// Type is TypeSQLite or TypePostgreSQL; empty means SQLite.
@@ -44,9 +38,6 @@ type Config struct {
 	// connection (tests use search_path to get a schema of their own).
 	PostgreSQLConnParams map[string]any
 }
-
-// DefaultSQLitePath is where the SQLite file lives when nothing is set.
-const DefaultSQLitePath = "~/.auth.sqlite3"
 
 // Open opens and pings the database the config names. It does not migrate:
 // call Migrate after it. An unreachable database is an error wrapping

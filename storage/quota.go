@@ -42,30 +42,25 @@ func AddRowBound(ctx context.Context, db bun.IDB, ns string) (int64, error) {
 	if len(bound) == 1 {
 		return bound[0], nil
 	}
-	n, err := CountNamespaceRows(ctx, db, ns)
-	if err != nil {
-		return 0, err
-	}
-	return n, SetRowBound(ctx, db, ns, n)
+	return RecountRows(ctx, db, ns)
 }
 
-// SetRowBound sets the namespace's row bound, after an exact count.
-func SetRowBound(ctx context.Context, db bun.IDB, ns string, n int64) error {
-	_, err := db.NewRaw(`INSERT INTO rolegate_row_bounds (ns, bound) VALUES (?, ?)
-		ON CONFLICT (ns) DO UPDATE SET bound = excluded.bound`, ns, n).Exec(ctx)
-	return Classify(err)
-}
-
-// CountNamespaceRows counts the rows a namespace holds: roles, grants,
-// memberships (global and scoped) and inheritance links. In a write's transaction, call it after RecordChange (see
+// RecountRows counts the rows a namespace holds (roles, grants,
+// memberships global and scoped, inheritance links) and sets its row bound
+// to that count. In a write's transaction, call it after RecordChange (see
 // AddRowBound).
-func CountNamespaceRows(ctx context.Context, db bun.IDB, ns string) (int64, error) {
+func RecountRows(ctx context.Context, db bun.IDB, ns string) (int64, error) {
 	var n int64
 	err := db.NewRaw(`SELECT (SELECT count(*) FROM rolegate_roles WHERE ns = ?)
 		+ (SELECT count(*) FROM rolegate_permissions WHERE ns = ?)
 		+ (SELECT count(*) FROM rolegate_memberships WHERE ns = ?)
 		+ (SELECT count(*) FROM rolegate_scoped_memberships WHERE ns = ?)
 		+ (SELECT count(*) FROM rolegate_role_parents WHERE ns = ?)`, ns, ns, ns, ns, ns).Scan(ctx, &n)
+	if err != nil {
+		return 0, Classify(err)
+	}
+	_, err = db.NewRaw(`INSERT INTO rolegate_row_bounds (ns, bound) VALUES (?, ?)
+		ON CONFLICT (ns) DO UPDATE SET bound = excluded.bound`, ns, n).Exec(ctx)
 	return n, Classify(err)
 }
 

@@ -30,15 +30,19 @@ func DeletePermission(ctx context.Context, db bun.IDB, s Scope, role, name strin
 	return affected(res, err)
 }
 
-// HasPermission reports whether the role holds the permission.
-func HasPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
+// HasPermission reports whether the role is granted the permission or,
+// when effective is set, holds it granted or inherited.
+func HasPermission(ctx context.Context, db bun.IDB, s Scope, role, name string, effective bool) (bool, error) {
+	if effective {
+		return hasEffectivePermission(ctx, db, s, role, name)
+	}
 	return exists(ctx, db, "SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role = ? AND name IN (?)",
 		s.NS, role, bun.List(s.permForms(name)))
 }
 
-// RolePermissions lists a role's permissions; ErrRoleNotFound when the role
+// rolePermissions lists a role's permissions; ErrRoleNotFound when the role
 // does not exist.
-func RolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
+func rolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
@@ -51,9 +55,9 @@ func RolePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]s
 const descendantsCTE = `d(role) AS (SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)
 	UNION SELECT p.role FROM rolegate_role_parents p JOIN d ON p.parent = d.role WHERE p.ns = ?)`
 
-// WhichRolesCan lists the roles that hold the permission, granted or
+// whichRolesCan lists the roles that hold the permission, granted or
 // inherited.
-func WhichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
+func whichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
 	err := db.NewRaw("WITH RECURSIVE "+descendantsCTE+" SELECT role FROM d",
 		s.NS, bun.List(s.permForms(name)), s.NS).Scan(ctx, &roles)
@@ -63,33 +67,31 @@ func WhichRolesCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]str
 	return sortedUnique(roles), nil
 }
 
-// WhichUsersCan lists the users that hold the permission through any of
+// whichUsersCan lists the users that hold the permission through any of
 // their global memberships (the role granted it, or inheriting it).
-func WhichUsersCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
+func whichUsersCan(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	return names(ctx, db, s.Users, "WITH RECURSIVE "+descendantsCTE+`
 		SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)`,
 		s.NS, bun.List(s.permForms(name)), s.NS, s.NS)
 }
 
-// UserPermissions lists the permissions a user holds through any global
+// userPermissions lists the permissions a user holds through any global
 // membership, inherited ones included.
-func UserPermissions(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
-	_, perms, err := UserGrants(ctx, db, s, user)
+func userPermissions(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
+	_, perms, err := UserGrants(ctx, db, s, "", user)
 	return perms, err
 }
 
-// UserGrants returns a user's global roles and effective permissions (the
-// roles' own and inherited) in one query: what the decision cache keeps
-// for a user.
-func UserGrants(ctx context.Context, db bun.IDB, s Scope, user string) (roles, perms []string, err error) {
-	return userGrants(ctx, db, s, "SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)",
-		s.NS, bun.List(s.userForms(user)))
-}
-
-// UserScopeGrants is UserGrants for the user's memberships in one scope
-// only (not the global ones): what the decision cache adds for a check in
-// that scope.
-func UserScopeGrants(ctx context.Context, db bun.IDB, s Scope, user, scope string) (roles, perms []string, err error) {
+// UserGrants returns a user's roles and effective permissions (the roles'
+// own and inherited) in one query: what the decision cache keeps for a
+// user. With scope "" they come from the global memberships; with a scope,
+// from the memberships in that scope only (not the global ones): what the
+// cache adds for a check in that scope.
+func UserGrants(ctx context.Context, db bun.IDB, s Scope, scope, user string) (roles, perms []string, err error) {
+	if scope == "" {
+		return userGrants(ctx, db, s, "SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)",
+			s.NS, bun.List(s.userForms(user)))
+	}
 	return userGrants(ctx, db, s,
 		"SELECT role FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)",
 		s.NS, scope, bun.List(s.userForms(user)))

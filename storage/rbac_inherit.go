@@ -2,14 +2,10 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
 )
-
-// ErrCycle means an inheritance would make a role inherit from itself.
-var ErrCycle = errors.New("inheritance would make a cycle")
 
 // ancestorsCTE is the recursive part shared by the effective queries: r is
 // the set of roles reached from the seed rows by following inheritance
@@ -57,9 +53,9 @@ func DeleteInheritance(ctx context.Context, db bun.IDB, s Scope, role, parent st
 	return affected(res, err)
 }
 
-// RoleParents lists the roles role inherits from directly;
+// roleParents lists the roles role inherits from directly;
 // ErrRoleNotFound when it does not exist.
-func RoleParents(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
+func roleParents(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
@@ -71,25 +67,9 @@ func RoleParents(ctx context.Context, db bun.IDB, s Scope, role string) ([]strin
 	return sortedUnique(out), nil
 }
 
-// RoleClosure lists the roles whose grants role holds: itself and every
-// role it inherits from, directly or not. ErrRoleNotFound when it does not
-// exist.
-func RoleClosure(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
-	if err := requireRole(ctx, db, s, role); err != nil {
-		return nil, err
-	}
-	var out []string
-	err := db.NewRaw(`WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+` SELECT role FROM r`,
-		role, s.NS).Scan(ctx, &out)
-	if err != nil {
-		return nil, Classify(err)
-	}
-	return sortedUnique(out), nil
-}
-
-// RoleEffectivePermissions lists the permissions role holds, its own and
+// roleEffectivePermissions lists the permissions role holds, its own and
 // inherited; ErrRoleNotFound when it does not exist.
-func RoleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
+func roleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
@@ -97,9 +77,9 @@ func RoleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role str
 		SELECT name FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r)`, role, s.NS, s.NS)
 }
 
-// HasEffectivePermission reports whether role holds the permission, its
+// hasEffectivePermission reports whether role holds the permission, its
 // own or inherited.
-func HasEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
+func hasEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
 	return exists(ctx, db, `WITH RECURSIVE `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
 		SELECT 1 FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r) AND name IN (?) LIMIT 1`,
 		role, s.NS, s.NS, bun.List(s.permForms(name)))
@@ -124,9 +104,9 @@ func EdgesFrom(ctx context.Context, db bun.IDB, s Scope, roles []string) ([]Edge
 	return out, Classify(err)
 }
 
-// RolesGranting lists the roles granted the permission directly (not
+// rolesGranting lists the roles granted the permission directly (not
 // through inheritance).
-func RolesGranting(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
+func rolesGranting(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
 	err := db.NewRaw("SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)",
 		s.NS, bun.List(s.permForms(name))).Scan(ctx, &roles)

@@ -2,37 +2,60 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/uptrace/bun"
 )
 
-// AddMembership makes the user a member of the role; ErrRoleNotFound when
-// the role does not exist; created is false when it already was.
-func AddMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) (created bool, err error) {
+// AddMembership makes the user a member of the role: globally when scope
+// is "", else in that scope only. ErrRoleNotFound when the role does not
+// exist; created is false when it already was.
+func AddMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (created bool, err error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return false, err
 	}
-	res, err := db.NewRaw(
-		"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
-		s.NS, s.storedUser(user), role).Exec(ctx)
+	var res sql.Result
+	if scope == "" {
+		res, err = db.NewRaw(
+			"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
+			s.NS, s.storedUser(user), role).Exec(ctx)
+	} else {
+		res, err = db.NewRaw(`INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) VALUES (?, ?, ?, ?)
+		ON CONFLICT (ns, user_name, scope, role) DO NOTHING`, s.NS, scope, s.storedUser(user), role).Exec(ctx)
+	}
 	return affected(res, err)
 }
 
-// DeleteMembership removes the user from the role.
-func DeleteMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) (deleted bool, err error) {
-	res, err := db.NewRaw("DELETE FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
-		s.NS, role, bun.List(s.userForms(user))).Exec(ctx)
+// DeleteMembership removes the user's membership of the role: the global
+// one when scope is "", else the one in scope (a global membership stays).
+func DeleteMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (deleted bool, err error) {
+	forms := bun.List(s.userForms(user))
+	var res sql.Result
+	if scope == "" {
+		res, err = db.NewRaw("DELETE FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
+			s.NS, role, forms).Exec(ctx)
+	} else {
+		res, err = db.NewRaw("DELETE FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?)",
+			s.NS, scope, role, forms).Exec(ctx)
+	}
 	return affected(res, err)
 }
 
-// HasMembership reports whether the user is a member of the role.
-func HasMembership(ctx context.Context, db bun.IDB, s Scope, user, role string) (bool, error) {
-	return exists(ctx, db, "SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
-		s.NS, role, bun.List(s.userForms(user)))
+// HasMembership reports whether the user is a member of the role globally
+// or, when scope is not "", in scope.
+func HasMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (bool, error) {
+	forms := bun.List(s.userForms(user))
+	if scope == "" {
+		return exists(ctx, db, "SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
+			s.NS, role, forms)
+	}
+	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?))
+		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?))`,
+		s.NS, role, forms, s.NS, scope, role, forms)
 }
 
-// UserRoles lists the roles the user is a member of.
-func UserRoles(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
+// userRoles lists the roles the user is a member of.
+func userRoles(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
 	var roles []string
 	err := db.NewRaw("SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)",
 		s.NS, bun.List(s.userForms(user))).Scan(ctx, &roles)
@@ -42,9 +65,9 @@ func UserRoles(ctx context.Context, db bun.IDB, s Scope, user string) ([]string,
 	return sortedUnique(roles), nil
 }
 
-// RoleMembers lists a role's members; ErrRoleNotFound when the role does
+// roleMembers lists a role's members; ErrRoleNotFound when the role does
 // not exist.
-func RoleMembers(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
+func roleMembers(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}

@@ -39,8 +39,8 @@ func DeleteRole(ctx context.Context, db bun.IDB, s Scope, role string) (deleted 
 	return affected(res, err)
 }
 
-// RoleExists reports whether the role exists.
-func RoleExists(ctx context.Context, db bun.IDB, s Scope, role string) (bool, error) {
+// roleExists reports whether the role exists.
+func roleExists(ctx context.Context, db bun.IDB, s Scope, role string) (bool, error) {
 	var n int
 	err := db.NewRaw("SELECT 1 FROM rolegate_roles WHERE ns = ? AND name = ?", s.NS, role).Scan(ctx, &n)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -88,7 +88,7 @@ func ListRoles(ctx context.Context, db bun.IDB, s Scope) ([]Role, error) {
 
 // requireRole fails with ErrRoleNotFound when the role is absent.
 func requireRole(ctx context.Context, db bun.IDB, s Scope, role string) error {
-	ok, err := RoleExists(ctx, db, s, role)
+	ok, err := roleExists(ctx, db, s, role)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 // Scoped memberships: a membership that holds in one scope only (a tenant,
 // an org, a project). The reads here that take a scope answer for the
 // global memberships and those in that scope together; the seed's
-// functions (UserRoles, RoleMembers, WhichUsersCan, ...) answer for the
+// functions (userRoles, roleMembers, whichUsersCan, ...) answer for the
 // global ones only.
 
 // Member is one entry of a list that mixes global and scoped memberships:
@@ -21,36 +21,8 @@ type Member struct {
 	Scope string
 }
 
-// AddScopedMembership makes the user a member of the role in scope;
-// ErrRoleNotFound when the role does not exist.
-func AddScopedMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (created bool, err error) {
-	if err := requireRole(ctx, db, s, role); err != nil {
-		return false, err
-	}
-	res, err := db.NewRaw(`INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) VALUES (?, ?, ?, ?)
-		ON CONFLICT (ns, user_name, scope, role) DO NOTHING`, s.NS, scope, s.storedUser(user), role).Exec(ctx)
-	return affected(res, err)
-}
-
-// DeleteScopedMembership removes the user's membership of the role in
-// scope (a global membership stays).
-func DeleteScopedMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (deleted bool, err error) {
-	res, err := db.NewRaw("DELETE FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?)",
-		s.NS, scope, role, bun.List(s.userForms(user))).Exec(ctx)
-	return affected(res, err)
-}
-
-// HasMembershipIn reports whether the user is a member of the role
-// globally or in scope.
-func HasMembershipIn(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (bool, error) {
-	forms := bun.List(s.userForms(user))
-	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?))
-		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?))`,
-		s.NS, role, forms, s.NS, scope, role, forms)
-}
-
-// UserRolesIn lists the user's roles globally and in scope.
-func UserRolesIn(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
+// userRolesIn lists the user's roles globally and in scope.
+func userRolesIn(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
 	var rows []memberRow
 	forms := bun.List(s.userForms(user))
 	err := db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
@@ -62,9 +34,9 @@ func UserRolesIn(ctx context.Context, db bun.IDB, s Scope, scope, user string) (
 	return sortedMembers(rows, nil)
 }
 
-// RoleMembersIn lists the role's members globally and in scope;
+// roleMembersIn lists the role's members globally and in scope;
 // ErrRoleNotFound when the role does not exist.
-func RoleMembersIn(ctx context.Context, db bun.IDB, s Scope, scope, role string) ([]Member, error) {
+func roleMembersIn(ctx context.Context, db bun.IDB, s Scope, scope, role string) ([]Member, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
@@ -78,10 +50,10 @@ func RoleMembersIn(ctx context.Context, db bun.IDB, s Scope, scope, role string)
 	return sortedMembers(rows, s.plainUser)
 }
 
-// WhichUsersCanIn lists the users holding the permission in scope: through
+// whichUsersCanIn lists the users holding the permission in scope: through
 // a global membership (Scope empty) or, for the others, through a
 // membership in scope (Scope set).
-func WhichUsersCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string) ([]Member, error) {
+func whichUsersCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string) ([]Member, error) {
 	var rows []memberRow
 	err := db.NewRaw("WITH RECURSIVE "+descendantsCTE+`
 		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
@@ -99,18 +71,18 @@ func WhichUsersCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name strin
 	return slices.CompactFunc(all, func(a, b Member) bool { return a.Name == b.Name }), nil
 }
 
-// UserMemberships lists the user's memberships globally and in scope
+// userMemberships lists the user's memberships globally and in scope
 // (scope empty: global only), for explaining a decision.
-func UserMemberships(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
+func userMemberships(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
 	if scope == "" {
-		roles, err := UserRoles(ctx, db, s, user)
+		roles, err := userRoles(ctx, db, s, user)
 		out := make([]Member, len(roles))
 		for i, r := range roles {
 			out[i] = Member{Name: r}
 		}
 		return out, err
 	}
-	return UserRolesIn(ctx, db, s, scope, user)
+	return userRolesIn(ctx, db, s, scope, user)
 }
 
 type memberRow struct {

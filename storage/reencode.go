@@ -11,17 +11,6 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// The kinds of encrypted values, as Reencode hands them to its Recoder.
-const (
-	KindUser        = "user"
-	KindPermission  = "permission"
-	KindDescription = "description"
-	// KindAudit is an audit record's resource, which names users and
-	// permissions in their stored form among other things; its owner is
-	// the client's fingerprint, not the namespace.
-	KindAudit = "audit"
-)
-
 // encryptedColumn is one column whose values rolegate encrypts.
 type encryptedColumn struct {
 	table, col, kind string
@@ -52,11 +41,6 @@ func EncryptedTables() []string {
 	return out
 }
 
-// Recoder returns the new stored form of one value of kind owned by owner
-// (the namespace; for KindAudit the client's fingerprint), and whether it
-// differs from stored.
-type Recoder func(owner, kind, stored string) (string, bool, error)
-
 // ReencodeOptions configure Reencode.
 type ReencodeOptions struct {
 	// Task names the pass (e.g. the target key id); a progress marker left
@@ -67,8 +51,10 @@ type ReencodeOptions struct {
 	Done string
 	// Batch is the number of rows per transaction (default 1000).
 	Batch int
-	// Recode re-encodes one value.
-	Recode Recoder
+	// Recode re-encodes one value: it returns the new stored form of one
+	// value of kind owned by owner (the namespace; for KindAudit the
+	// client's fingerprint), and whether it differs from stored.
+	Recode func(owner, kind, stored string) (string, bool, error)
 	// Seal and Unseal encrypt and decrypt the progress marker, which names
 	// the last row done (its key may hold a plain name); nil stores it as
 	// it is.
@@ -80,10 +66,6 @@ type ReencodeOptions struct {
 	// them from 1); an error stops the pass there, as a crash would.
 	AfterBatch func(n int) error
 }
-
-// SettingReencodeProgress is the rolegate_settings key of Reencode's
-// progress marker.
-const SettingReencodeProgress = "cipher_reencode_progress"
 
 type reencodeMarker struct {
 	Task  string `json:"task"`

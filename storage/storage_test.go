@@ -38,8 +38,8 @@ func TestRBACQueries(t *testing.T) {
 		}
 		must(storage.AddPermission(ctx, db, s, "editor", "edit"))
 		must(storage.AddPermission(ctx, db, s, "editor", "read"))
-		must(storage.AddMembership(ctx, db, s, "sara", "editor"))
-		roles, perms, err := storage.UserGrants(ctx, db, s, "sara")
+		must(storage.AddMembership(ctx, db, s, "", "sara", "editor"))
+		roles, perms, err := storage.UserGrants(ctx, db, s, "", "sara")
 		if err != nil || !slices.Equal(roles, []string{"editor"}) || !slices.Equal(perms, []string{"edit", "read"}) {
 			t.Fatalf("grants = %v %v %v", roles, perms, err)
 		}
@@ -55,7 +55,7 @@ func TestRBACQueries(t *testing.T) {
 			t.Fatal("delete role")
 		}
 		must(storage.AddRole(ctx, db, s, "editor", ""))
-		if roles, perms, _ := storage.UserGrants(ctx, db, s, "sara"); len(roles)+len(perms) != 0 {
+		if roles, perms, _ := storage.UserGrants(ctx, db, s, "", "sara"); len(roles)+len(perms) != 0 {
 			t.Fatalf("re-created role brought back %v %v", roles, perms)
 		}
 		v, err := storage.GetOrInitSetting(ctx, db, "x", func() (string, error) { return "one", nil })
@@ -93,7 +93,8 @@ func TestConcurrentMigrations(t *testing.T) {
 					return
 				}
 				defer db.Close()
-				errs <- storage.Migrate(ctx, db)
+				_, err = storage.Migrate(ctx, db)
+				errs <- err
 			}()
 		}
 		for range 5 {
@@ -142,7 +143,7 @@ func TestMigrationLockDiesWithItsHolder(t *testing.T) {
 	}
 	defer db.Close()
 	done := make(chan error, 1)
-	go func() { done <- storage.Migrate(ctx, db) }()
+	go func() { _, err := storage.Migrate(ctx, db); done <- err }()
 	select {
 	case err := <-done:
 		t.Fatalf("Migrate finished (%v) while another session held the lock", err)
@@ -185,7 +186,7 @@ func TestSQLitePathWithURICharacters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := storage.Migrate(ctx, db); err != nil {
+		if _, err := storage.Migrate(ctx, db); err != nil {
 			t.Fatal(err)
 		}
 		created, err := storage.AddRole(ctx, db, s, "editor", "")

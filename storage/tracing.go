@@ -13,9 +13,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// TracerName is the instrumentation scope of rolegate's spans.
-const TracerName = "github.com/rolegate/rolegate"
-
 // Traced returns a copy of db whose queries are spans of tp's tracer: one
 // client span per round trip (BEGIN, COMMIT and each statement), a child
 // of the span in the query's context. A query with no span in its context

@@ -12,10 +12,8 @@ import (
 
 	"github.com/casbin/casbin/v2"
 	"github.com/casbin/casbin/v2/model"
-	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/authz"
-	"github.com/rolegate/rolegate/storage"
 )
 
 // engine is one authorization library loaded with a workload.
@@ -136,39 +134,52 @@ func openRolegateEmpty(dir string) (*rolegateEngine, error) {
 	return &rolegateEngine{az: az, c: c}, nil
 }
 
-// openRolegate opens rolegate and bulk-loads w in one transaction through
-// the exported storage functions on az.DB(), as authz/bench_test.go's load
-// does: the same rows the library API writes, without its one transaction
-// and one audit record per write. The client's revision is bumped in the
-// same transaction, as every write does.
+// openRolegate opens rolegate and bulk-loads w through Client.Batch, in
+// batches of up to authz.MaxBatchOperations operations: one transaction
+// and one revision bump per batch (one audit record per operation), where
+// loadRolegateAPI pays one transaction per write.
 func openRolegate(w *workload, dir string) (*rolegateEngine, error) {
 	e, err := openRolegateEmpty(dir)
 	if err != nil {
 		return nil, err
 	}
-	scope := storage.Scope{NS: storage.NamespaceOf(clientKey)}
-	err = e.az.DB().RunInTx(bg, nil, func(ctx context.Context, tx bun.Tx) error {
+	ops := make([]authz.Operation, 0, authz.MaxBatchOperations)
+	flush := func() error {
+		if len(ops) == 0 {
+			return nil
+		}
+		_, err := e.c.Batch(bg, ops)
+		ops = ops[:0]
+		return err
+	}
+	add := func(op authz.Operation) error {
+		ops = append(ops, op)
+		if len(ops) == authz.MaxBatchOperations {
+			return flush()
+		}
+		return nil
+	}
+	err = func() error {
 		for r, perms := range w.rolePerms {
 			role := roleName(r)
-			if _, err := storage.AddRole(ctx, tx, scope, role, ""); err != nil {
+			if err := add(authz.Operation{Op: "add_role", Role: role}); err != nil {
 				return err
 			}
 			for _, p := range perms {
-				if _, err := storage.AddPermission(ctx, tx, scope, role, permName(p)); err != nil {
+				if err := add(authz.Operation{Op: "add_permission", Role: role, Permission: permName(p)}); err != nil {
 					return err
 				}
 			}
 		}
 		for u, roles := range w.userRoles {
 			for _, r := range roles {
-				if _, err := storage.AddMembership(ctx, tx, scope, userName(u), roleName(r)); err != nil {
+				if err := add(authz.Operation{Op: "add_membership", User: userName(u), Role: roleName(r)}); err != nil {
 					return err
 				}
 			}
 		}
-		_, err := storage.BumpRevision(ctx, tx, scope.NS)
-		return err
-	})
+		return flush()
+	}()
 	if err != nil {
 		e.Close()
 		return nil, err

@@ -40,6 +40,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/rolegate/rolegate/authz"
+	"github.com/rolegate/rolegate/authz/prommetrics"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -73,6 +74,9 @@ func run(userHeader string, open bool) error {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = log
+	if cfg.EnableMetrics { // AUTH_ENABLE_METRICS: Prometheus at GET /metrics
+		cfg.Observer = prommetrics.New(nil)
+	}
 	if userHeader != "" {
 		cfg.Resolver = middleware.HeaderResolver(userHeader)
 		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)
@@ -143,7 +147,7 @@ func logOpenMode(log *slog.Logger, cfg authz.Config) {
 	log.Warn("open mode: the REST admin API accepts any UUID v4 key as a namespace of its own; the host app's guarded routes are left out",
 		"rows_per_client", cfg.MaxRowsPerClient, "namespaces", cfg.MaxNamespaces,
 		"writes_per_second", cfg.OpenWritesPerSecond, "write_burst", 2*cfg.OpenWritesPerSecond,
-		"reads_in_flight", cfg.MaxReadsInFlight, "cache_entries", cfg.CacheMaxUsers,
+		"reads_in_flight", cfg.MaxReadsInFlight, "cache_bytes", cfg.CacheMaxBytes, "cache_entries", cfg.CacheMaxUsers,
 		"audit_max_records", cfg.AuditMaxRecords, "audit_refusals_per_second", cfg.AuditRefusalsPerSecond)
 }
 

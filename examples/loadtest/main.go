@@ -27,12 +27,12 @@
 // Against a running hostapp (started with -user-header X-User and the same
 // AUTH_CLIENT_KEY):
 //
-//	go run ./examples/loadtest -url http://127.0.0.1:8000 -client-key $AUTH_CLIENT_KEY
+//	go run -C examples/loadtest . -url http://127.0.0.1:8000 -client-key $AUTH_CLIENT_KEY
 //
 // Or let it build and start hostapp itself, once per database, and also
 // measure the guarded and the unguarded route with wrk:
 //
-//	go run ./examples/loadtest -spawn -db sqlite,postgresql -wrk 20s
+//	go run -C examples/loadtest . -spawn -db sqlite,postgresql -wrk 20s
 //
 // With -db postgresql it creates a fresh database (loadtest_<time>) through
 // -pg-url and drops it afterwards unless -keep-db.

@@ -44,10 +44,17 @@ func spawnRuns(ctx context.Context, cfg *loadConfig, sc spawnConfig, wrk wrkConf
 	if bin == "" {
 		bin = filepath.Join(dir, "hostapp")
 		fmt.Printf("building github.com/rolegate/rolegate/examples/hostapp\n")
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/rolegate/rolegate/examples/hostapp")
+		// In the library's module, whose go.mod has what the host app
+		// needs (this module's has the load generator's).
+		root, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "github.com/rolegate/rolegate").Output()
+		if err != nil {
+			return false, fmt.Errorf("find the rolegate module (run from inside examples/loadtest): %w", err)
+		}
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/hostapp")
+		cmd.Dir = strings.TrimSpace(string(root))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
-			return false, fmt.Errorf("go build hostapp (run from inside the rolegate module): %w", err)
+			return false, fmt.Errorf("go build hostapp: %w", err)
 		}
 	}
 	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s/%s; hostapp, load generator and wrk share them\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)

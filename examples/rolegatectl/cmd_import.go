@@ -2,15 +2,21 @@ package main
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/uptrace/bun/driver/pgdriver"
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	"github.com/rolegate/rolegate/authz"
 	"github.com/rolegate/rolegate/examples/rolegatectl/casbinimport"
-	"github.com/rolegate/rolegate/storage"
 )
 
 func newImportCmd(g *globals) *cobra.Command {
@@ -177,39 +183,70 @@ func mergePolicies(cur, add authz.Policy) authz.Policy {
 }
 
 // readCasbinTable reads the rules of a casbin_rule table (ptype, v0..v5).
-func readCasbinTable(ctx context.Context, url, table string) ([]casbinimport.Rule, error) {
+func readCasbinTable(ctx context.Context, dsn, table string) ([]casbinimport.Rule, error) {
 	if !authz.ValidName(table) || !isIdent(table) {
 		return nil, usageErr("--table must be a plain SQL identifier")
 	}
-	db, err := storage.Open(ctx, storage.Config{URL: url})
+	db, err := openCasbinDB(dsn)
+	if err == nil {
+		err = db.PingContext(ctx)
+		if err != nil {
+			db.Close()
+		}
+	}
 	if err != nil {
 		return nil, &exitError{code: exitUnreachable, err: fmt.Errorf("--db: %w", err)}
 	}
 	defer db.Close()
-	var rows []struct {
-		PType                  string `bun:"ptype"`
-		V0, V1, V2, V3, V4, V5 *string
-	}
-	q := "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM " + table + " ORDER BY id"
-	if err := db.NewRaw(q).Scan(ctx, &rows); err != nil {
+	rows, err := db.QueryContext(ctx, "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM "+table+" ORDER BY id")
+	if err != nil {
 		return nil, deniedErr("--db: reading %s: %v", table, err)
 	}
-	out := make([]casbinimport.Rule, 0, len(rows))
-	for i, r := range rows {
-		var vs []string
-		for _, v := range []*string{r.V0, r.V1, r.V2, r.V3, r.V4, r.V5} {
-			s := ""
-			if v != nil {
-				s = *v
-			}
-			vs = append(vs, s)
+	defer rows.Close()
+	var out []casbinimport.Rule
+	for rows.Next() {
+		var f [7]sql.NullString
+		if err := rows.Scan(&f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6]); err != nil {
+			return nil, deniedErr("--db: reading %s: %v", table, err)
+		}
+		vs := make([]string, 0, 6)
+		for _, v := range f[1:] {
+			vs = append(vs, v.String)
 		}
 		for len(vs) > 0 && vs[len(vs)-1] == "" {
 			vs = vs[:len(vs)-1]
 		}
-		out = append(out, casbinimport.Rule{Line: i + 1, PType: r.PType, Values: vs})
+		out = append(out, casbinimport.Rule{Line: len(out) + 1, PType: f[0].String, Values: vs})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, deniedErr("--db: reading %s: %v", table, err)
 	}
 	return out, nil
+}
+
+// openCasbinDB opens the database of a Casbin adapter: a postgres:// (or
+// postgresql://) URL, or a SQLite file as sqlite://PATH or file:PATH
+// (sqlite://rel/x.db is relative, sqlite:///abs/x.db absolute).
+func openCasbinDB(dsn string) (*sql.DB, error) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return nil, errors.New("not a valid URL")
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "postgres", "postgresql":
+		return sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithDialTimeout(3*time.Second))), nil
+	case "sqlite", "sqlite3", "file":
+		p := strings.TrimPrefix(dsn[len(u.Scheme)+1:], "//")
+		if i := strings.IndexAny(p, "?#"); i >= 0 {
+			p = p[:i]
+		}
+		if p, err = url.PathUnescape(p); err != nil || p == "" {
+			return nil, errors.New("the URL does not name a SQLite file")
+		}
+		return sql.Open("sqlite", p)
+	default:
+		return nil, fmt.Errorf("unsupported scheme %q (use postgres://, sqlite:// or file:)", u.Scheme)
+	}
 }
 
 func isIdent(s string) bool {

@@ -22,7 +22,11 @@ func TestAgainstHostapp(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "hostapp")
-	if out, err := exec.Command("go", "build", "-o", bin, "../hostapp").CombinedOutput(); err != nil {
+	// In the library's module, whose go.mod has what the host app needs
+	// (this module's has the CLI's).
+	build := exec.Command("go", "build", "-o", bin, "./examples/hostapp")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build hostapp: %v\n%s", err, out)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -63,7 +62,7 @@ func TestImportCasbinTable(t *testing.T) {
 		if target.Name == "postgresql" {
 			url, id = target.Config.PostgreSQLURL, "id SERIAL PRIMARY KEY"
 		}
-		db, err := storage.Open(context.Background(), storage.Config{URL: url})
+		db, err := openCasbinDB(url)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@
 //
 // Install it with
 //
-//	go install github.com/rolegate/rolegate/examples/rolegatectl@latest
+//	cd examples/rolegatectl && go install .
 //
 // The client key comes from --key-file or the ROLEGATE_KEY environment
 // variable, never from a plain flag (which would land in shell history and

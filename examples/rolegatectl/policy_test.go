@@ -189,7 +189,7 @@ func sorted(v []string) []string {
 // of 100 roles with 100 permissions each (10,000 grants) against a server
 // on loopback: reading the (empty) state, planning, and one batch.
 //
-//	go test -run '^$' -bench PolicyApply10000 -benchtime 1x ./examples/rolegatectl
+//	(cd examples/rolegatectl && go test -run '^$' -bench PolicyApply10000 -benchtime 1x .)
 func BenchmarkPolicyApply10000Grants(b *testing.B) {
 	b.StopTimer()
 	var sb strings.Builder

@@ -108,7 +108,7 @@ func OpenTarget(t testing.TB, target Target) *bun.DB {
 		t.Fatalf("open %s: %v", target.Name, err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := storage.Migrate(ctx, db); err != nil {
+	if _, err := storage.Migrate(ctx, db); err != nil {
 		t.Fatalf("migrate %s: %v", target.Name, err)
 	}
 	return db

@@ -7,28 +7,41 @@ import (
 	"sync/atomic"
 )
 
-// Budget bounds the entries (users and role sets) of every cache
-// registered with it, together: a flood of new client keys or user names
-// cannot grow memory past it. Past the bound, a sweep drops the least
-// recently used users of all caches down to 90% of it, then the role sets
-// no cached user points at.
+// Budget bounds what every cache registered with it holds, together: a
+// number of entries (users and role sets) and a number of bytes (the names
+// the entries hold plus a fixed overhead per entry and per permission; a
+// permission set shared by several roles counts once). A flood of client
+// keys, user names or large sets cannot grow memory past it.
+//
+// Past either bound, a sweep takes from the caches holding the most, down
+// to 90% of the bound: it finds the level at which trimming every cache
+// above it frees enough, and drops the least recently used users of those
+// caches down to that level, then the role sets no cached user points at.
+// A client cannot push out the entries of a client holding less than it.
 type Budget struct {
-	max   int64
-	used  atomic.Int64
-	clock atomic.Uint32 // advanced by each sweep; entries record it on use
+	maxEntries, maxBytes int64
+	entries, bytes       atomic.Int64
+	clock                atomic.Uint32 // advanced by each sweep; entries record it on use
 
 	mu     sync.Mutex // guards caches
 	caches map[*Cache]struct{}
 	sweep  sync.Mutex // one sweep at a time; checks keep running meanwhile
 }
 
-// NewBudget returns a budget of the given number of entries (at least 1).
-func NewBudget(entries int) *Budget {
-	return &Budget{max: int64(max(entries, 1)), caches: map[*Cache]struct{}{}}
+// NewBudget returns a budget of the given number of entries and bytes
+// (each at least 1).
+func NewBudget(entries int, bytes int64) *Budget {
+	return &Budget{maxEntries: int64(max(entries, 1)), maxBytes: max(bytes, 1), caches: map[*Cache]struct{}{}}
 }
 
 // Used is the number of entries counted now.
-func (b *Budget) Used() int { return int(b.used.Load()) }
+func (b *Budget) Used() int { return int(b.entries.Load()) }
+
+// UsedBytes is the number of bytes counted now.
+func (b *Budget) UsedBytes() int64 { return b.bytes.Load() }
+
+// Bytes is the bytes the cache's entries are counted as.
+func (c *Cache) Bytes() int64 { return c.bytes.Load() }
 
 func (b *Budget) register(c *Cache) {
 	b.mu.Lock()
@@ -42,11 +55,21 @@ func (b *Budget) unregister(c *Cache) {
 	delete(b.caches, c)
 }
 
-// add counts n more entries (n < 0: fewer), and sweeps when past the
-// bound. The sweep runs in the caller, the build that went over: the
-// cost falls on misses, never on the hit path.
-func (b *Budget) add(n int64) {
-	if b.used.Add(n) > b.max && n > 0 {
+// count records that c holds entries more entries and bytes more bytes
+// (negative: fewer). Callers hold c.mu, so that a flush can give back
+// exactly what the cache holds.
+func (b *Budget) count(c *Cache, entries, bytes int64) {
+	c.entries.Add(entries)
+	c.bytes.Add(bytes)
+	b.entries.Add(entries)
+	b.bytes.Add(bytes)
+}
+
+// settle sweeps when the budget is past a bound. It runs in the build that
+// went over, without c.mu: the cost falls on misses, never on the hit
+// path.
+func (b *Budget) settle() {
+	if b.entries.Load() > b.maxEntries || b.bytes.Load() > b.maxBytes {
 		b.evict()
 	}
 }
@@ -63,33 +86,83 @@ func (b *Budget) evict() {
 	}
 	b.mu.Unlock()
 
-	keep := b.max * 9 / 10
 	// Role sets nobody points at go first: they cost no user a miss.
 	for _, c := range caches {
 		c.dropUnusedRoles()
 	}
-	if over := b.used.Load() - keep; over > 0 {
-		type aged struct {
-			c   *Cache
-			u   *userEntry
-			age uint32
-		}
-		var all []aged
-		for _, c := range caches {
-			c.users.Range(func(_ string, u *userEntry) bool {
-				all = append(all, aged{c, u, u.used.Load()})
-				return true
-			})
-		}
-		slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.age, b.age) })
-		for _, a := range all[:min(int(over), len(all))] {
-			a.c.dropUser(a.u)
+	// Entries and bytes in turn; a few rounds, since dropping users frees
+	// role sets only once no other user points at them.
+	for range 4 {
+		overBytes := b.bytes.Load() - b.maxBytes*9/10
+		overEntries := b.entries.Load() - b.maxEntries*9/10
+		switch {
+		case overBytes > 0:
+			trim(caches, overBytes, func(c *Cache) int64 { return c.bytes.Load() }, func(u *userEntry) int64 { return u.bytes })
+		case overEntries > 0:
+			trim(caches, overEntries, func(c *Cache) int64 { return c.entries.Load() }, func(*userEntry) int64 { return 1 })
+		default:
+			b.clock.Add(1)
+			return
 		}
 		for _, c := range caches {
 			c.dropUnusedRoles()
 		}
 	}
 	b.clock.Add(1)
+}
+
+// trim frees about over (in the unit of size) from the caches holding the
+// most: it finds the level such that bringing every cache above it down
+// to it frees over, and drops each such cache's least recently used users
+// until the cache is at that level (at least one user each).
+func trim(caches []*Cache, over int64, size func(*Cache) int64, userSize func(*userEntry) int64) {
+	sizes := make([]int64, len(caches))
+	for i, c := range caches {
+		sizes[i] = size(c)
+	}
+	sorted := slices.Clone(sizes)
+	slices.SortFunc(sorted, func(a, b int64) int { return cmp.Compare(b, a) }) // largest first
+	// Water level: with the k largest brought down to level, the freed
+	// amount is sum(sorted[:k]) - k*level.
+	level, sum := int64(0), int64(0)
+	for k := 1; k <= len(sorted); k++ {
+		sum += sorted[k-1]
+		next := int64(0)
+		if k < len(sorted) {
+			next = sorted[k]
+		}
+		if sum-int64(k)*next >= over {
+			level = max((sum-over)/int64(k), 0)
+			break
+		}
+	}
+	for i, c := range caches {
+		if sizes[i] > level {
+			c.dropOldest(sizes[i]-level, userSize)
+		}
+	}
+}
+
+// dropOldest drops the cache's least recently used users until about
+// free (in userSize's unit) has gone, at least one.
+func (c *Cache) dropOldest(free int64, userSize func(*userEntry) int64) {
+	type aged struct {
+		u   *userEntry
+		age uint32
+	}
+	var all []aged
+	c.users.Range(func(_ string, u *userEntry) bool {
+		all = append(all, aged{u, u.used.Load()})
+		return true
+	})
+	slices.SortFunc(all, func(a, b aged) int { return cmp.Compare(a.age, b.age) })
+	for _, a := range all {
+		if free <= 0 {
+			break
+		}
+		c.dropUser(a.u)
+		free -= userSize(a.u)
+	}
 }
 
 // dropUser drops u if it is still the user's entry.
@@ -102,7 +175,8 @@ func (c *Cache) dropUser(u *userEntry) {
 		return old, !loaded || deleted
 	})
 	if deleted {
-		c.budget.add(-1)
+		u.gone.Store(true)
+		c.budget.count(c, -1, -u.bytes)
 	}
 }
 

@@ -49,29 +49,34 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 	if err != nil {
 		return nil, err
 	}
-	u := &userEntry{name: user}
-	if u.global, err = c.roleEntries(ctx, global); err != nil {
+	roles, err := c.roleEntries(ctx, global)
+	if err != nil {
 		return nil, err
 	}
+	var scoped map[string][]*roleEntry
 	if len(byScope) > 0 {
-		u.byScope = make(map[string][]*roleEntry, len(byScope))
+		scoped = make(map[string][]*roleEntry, len(byScope))
 		for s, names := range byScope {
-			if u.byScope[s], err = c.roleEntries(ctx, names); err != nil {
+			if scoped[s], err = c.roleEntries(ctx, names); err != nil {
 				return nil, err
 			}
 		}
 	}
+	u := newUserEntry(user, roles, scoped)
 	u.used.Store(c.budget.clock.Load())
 	c.mu.Lock()
 	published := !c.closed && c.userEpoch.Load() == epoch
 	if published {
-		if _, had := c.users.LoadAndStore(user, u); had {
-			published = false // replaced, not added: the budget count stays
+		entries, bytes := int64(1), u.bytes
+		if old, had := c.users.LoadAndStore(user, u); had {
+			old.gone.Store(true)
+			entries, bytes = 0, u.bytes-old.bytes // replaced, not added
 		}
+		c.budget.count(c, entries, bytes)
 	}
 	c.mu.Unlock()
 	if published {
-		c.budget.add(1)
+		c.budget.settle()
 	}
 	return u, nil
 }
@@ -79,32 +84,42 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 // refresh replaces the dead role entries of u with live ones, and
 // publishes the result in u's place unless u was dropped meanwhile.
 func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
-	n := &userEntry{name: u.name}
-	var err error
-	if n.global, err = c.refreshed(ctx, u.global); err != nil {
+	global, err := c.refreshed(ctx, u.global)
+	if err != nil {
 		return nil, err
 	}
+	var scoped map[string][]*roleEntry
 	if u.byScope != nil {
-		n.byScope = make(map[string][]*roleEntry, len(u.byScope))
+		scoped = make(map[string][]*roleEntry, len(u.byScope))
 		for s, rs := range u.byScope {
-			if n.byScope[s], err = c.refreshed(ctx, rs); err != nil {
+			if scoped[s], err = c.refreshed(ctx, rs); err != nil {
 				return nil, err
 			}
 		}
 	}
+	n := newUserEntry(u.name, global, scoped)
 	n.used.Store(u.used.Load())
+	replaced := false
 	c.mu.Lock()
 	if !c.closed {
 		// Only in u's place: a user invalidation that dropped u must not
 		// see it come back.
 		c.users.Compute(u.name, func(old *userEntry, loaded bool) (*userEntry, bool) {
 			if loaded && old == u {
+				replaced = true
+				u.gone.Store(true)
 				return n, false
 			}
 			return old, !loaded
 		})
+		if replaced {
+			c.budget.count(c, 0, n.bytes-u.bytes)
+		}
 	}
 	c.mu.Unlock()
+	if replaced {
+		c.budget.settle()
+	}
 	return n, nil
 }
 
@@ -159,19 +174,31 @@ func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*role
 	if err != nil {
 		return nil, err
 	}
-	r := &roleEntry{name: name, perms: make(map[string]struct{}, len(perms)), sources: sources}
-	for _, p := range perms {
-		r.perms[p] = struct{}{}
+	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name))}
+	for _, s := range sources {
+		r.bytes += sourceBytes + int64(len(s))
+	}
+	perms, hash := sortedSet(perms)
+	// A set already interned is shared, and the names just read are
+	// dropped; otherwise the set is built here, outside the lock.
+	c.mu.Lock()
+	r.set = c.findSetLocked(perms, hash)
+	c.mu.Unlock()
+	if r.set == nil {
+		r.set = newPermSet(perms, hash)
 	}
 	c.mu.Lock()
 	published := !c.closed && c.roleEpoch.Load() == epoch
-	added := false
 	if published {
+		var bytes int64
+		r.set, bytes = c.retainSetLocked(r.set, perms)
+		entries, bytes := int64(1), bytes+r.bytes
 		if old, had := c.roles.LoadAndStore(name, r); had {
 			c.killLocked(old, false)
-		} else {
-			added = true
+			c.releaseSetLocked(old.set)
+			entries, bytes = 0, bytes-old.bytes
 		}
+		c.budget.count(c, entries, bytes)
 		for _, s := range sources {
 			if s != name {
 				c.dependents[s] = append(c.dependents[s], r)
@@ -184,8 +211,8 @@ func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*role
 		r.dead.Store(true)
 	}
 	c.mu.Unlock()
-	if added {
-		c.budget.add(1)
+	if published {
+		c.budget.settle()
 	}
 	return r, nil
 }

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 
@@ -28,8 +29,26 @@ type Cache struct {
 	// other than R's own (with inheritance: R's descendants), so a change
 	// to R drops them too. Guarded by mu.
 	dependents map[string][]*roleEntry
+	// sets interns the role sets' permission sets by content hash, so
+	// roles with the same effective set share one. Guarded by mu.
+	sets       map[uint64][]*permSet
 	closed     bool // guarded by mu; also read lock-free through closedFlag
 	closedFlag atomic.Bool
+	// kills moves after every role entry that dies: a user entry stamped
+	// with its value has found all its role entries live since, so a warm
+	// check need not look at them one by one.
+	kills atomic.Uint64
+	// snap is a plain-map copy of users for the warm check (a built-in
+	// map lookup is cheaper than the concurrent map's); an entry that left
+	// users is marked gone, so the copy never answers for it. stale counts
+	// the checks that found their user in users only; past a share of the
+	// copy's size, the copy is made again.
+	snap   atomic.Pointer[map[string]*userEntry]
+	stale  atomic.Int64
+	snapMu sync.Mutex
+	// entries and bytes are what this cache holds in its budget, so that
+	// eviction takes from the cache holding the most.
+	entries, bytes atomic.Int64
 
 	userFlights flights[*userEntry]
 	roleFlights flights[*roleEntry]
@@ -43,13 +62,40 @@ type userEntry struct {
 	name    string // the map key, kept so guards can point at it (InternUser)
 	global  []*roleEntry
 	byScope map[string][]*roleEntry // nil when no scoped role
-	used    atomic.Uint32           // the budget's clock at the last use
+	// perms is the effective set of the global roles in one map (see
+	// memo): the warm check's one lookup, whatever the number of roles.
+	perms map[string]struct{}
+	bytes int64         // what the entry is counted as in the budget
+	used  atomic.Uint32 // the budget's clock at the last use
+	// stamp is the cache's kills when every role entry of this entry was
+	// last seen live; noStamp until then.
+	stamp atomic.Uint64
+	// gone: the entry left the users map (set under Cache.mu before the
+	// removal returns), so the snapshot must not answer with it.
+	gone atomic.Bool
+}
+
+const noStamp = ^uint64(0)
+
+// newUserEntry returns the entry for user with these roles, its merged
+// set and its size filled in.
+func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEntry) *userEntry {
+	u := &userEntry{name: name, global: global, byScope: byScope}
+	var owned int64
+	u.perms, owned = memo(global)
+	u.bytes = userBytes + int64(len(name)) + owned + refBytes*int64(len(global))
+	for s, rs := range byScope {
+		u.bytes += int64(len(s)) + userBytes/4 + refBytes*int64(len(rs))
+	}
+	u.stamp.Store(noStamp)
+	return u
 }
 
 // roleEntry is one role's effective permission set, shared by its members.
 type roleEntry struct {
 	name    string
-	perms   map[string]struct{}
+	set     *permSet // shared with every role entry of the same set
+	bytes   int64    // the entry's own size in the budget, its set apart
 	sources []string // roles the set was built from, name included
 	// dead: an invalidation reached this entry (or it was never
 	// published); users pointing at it must look the role up again.
@@ -82,19 +128,61 @@ func (u *userEntry) usableSince(since uint64) bool {
 	return true
 }
 
+// hashName hashes a map key straight with the runtime's string hash (the
+// map's default goes through a generic type hash, a fifth of a warm check).
+func hashName(s string, seed uint64) uint64 { return maphash.String(setSeed, s) ^ seed }
+
 // New returns an empty cache reading through load, its entries counted in
 // budget.
 func New(load Loader, budget *Budget) *Cache {
 	c := &Cache{
 		load:   load,
 		budget: budget,
-		users:  xsync.NewMapOf[string, *userEntry](),
-		roles:  xsync.NewMapOf[string, *roleEntry](),
+		users:  xsync.NewMapOfWithHasher[string, *userEntry](hashName),
+		roles:  xsync.NewMapOfWithHasher[string, *roleEntry](hashName),
 
 		dependents: map[string][]*roleEntry{},
+		sets:       map[uint64][]*permSet{},
 	}
+	c.snap.Store(&map[string]*userEntry{})
 	budget.register(c)
 	return c
+}
+
+// lookup finds the user's entry: in the snapshot when it is there and
+// current, else in the users map (and then counts the snapshot stale).
+func (c *Cache) lookup(user string) (*userEntry, bool) {
+	snap := *c.snap.Load()
+	if u, ok := snap[user]; ok && !u.gone.Load() {
+		return u, true
+	}
+	u, ok := c.users.Load(user)
+	if ok {
+		// At the threshold, and again every 256 after it should a copy
+		// already running have kept this one from starting.
+		if n, at := c.stale.Add(1), int64(len(snap)/8+64); n >= at && (n-at)%256 == 0 {
+			c.resnap()
+		}
+	}
+	return u, ok
+}
+
+// resnap copies the users map into a new snapshot. An entry removed
+// while it runs is marked gone, so copying it does no harm.
+func (c *Cache) resnap() {
+	if !c.snapMu.TryLock() {
+		return
+	}
+	defer c.snapMu.Unlock()
+	m := make(map[string]*userEntry, c.users.Size())
+	c.users.Range(func(k string, u *userEntry) bool {
+		if !u.gone.Load() {
+			m[k] = u
+		}
+		return true
+	})
+	c.stale.Store(0)
+	c.snap.Store(&m)
 }
 
 // Allowed reports whether the user holds perm through a global role or,
@@ -118,19 +206,55 @@ func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, er
 // the store (the user is not cached, or a role set it needs was dropped).
 // For callers that do their own checks before a miss.
 func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
-	if u, ok := c.users.Load(user); ok {
-		if allowed, fresh := u.allowed(scope, perm); fresh {
-			c.touch(u)
-			return allowed, true
+	u, ok := c.lookup(user)
+	if !ok {
+		return false, false
+	}
+	// One load instead of one per role, unless a role entry died since
+	// the last look; then one look at each, and the stamp moves on.
+	if k := c.kills.Load(); u.stamp.Load() != k {
+		if !u.live() {
+			return false, false
+		}
+		u.stamp.Store(k)
+	}
+	c.touch(u)
+	if _, ok := u.perms[perm]; ok {
+		return true, true
+	}
+	if scope != "" {
+		for _, r := range u.byScope[scope] {
+			if _, ok := r.set.perms[perm]; ok {
+				return true, true
+			}
 		}
 	}
-	return false, false
+	return false, true
+}
+
+// live reports whether every role entry of u is live. Read kills before
+// it: a role entry that dies moves kills after it is marked dead, so an
+// entry found live under a kills value was live when that value was.
+func (u *userEntry) live() bool {
+	for _, r := range u.global {
+		if r.dead.Load() {
+			return false
+		}
+	}
+	for _, rs := range u.byScope {
+		for _, r := range rs {
+			if r.dead.Load() {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // CachedRole is HasRole's hit path alone; warm is false when the user is
 // not cached.
 func (c *Cache) CachedRole(user, scope, role string) (has, warm bool) {
-	u, ok := c.users.Load(user)
+	u, ok := c.lookup(user)
 	if !ok {
 		return false, false
 	}
@@ -157,47 +281,21 @@ func (c *Cache) HasRole(ctx context.Context, user, scope, role string) (bool, er
 // guard can hand the user on without copying the string into an
 // interface; nil when the user is not cached.
 func (c *Cache) InternUser(user string) *string {
-	u, ok := c.users.Load(user)
+	u, ok := c.lookup(user)
 	if !ok {
 		return nil
 	}
 	return &u.name
 }
 
-// allowed answers from the entry; fresh is false when a role entry it
-// needed was invalidated (the answer is then not to be trusted).
-func (u *userEntry) allowed(scope, perm string) (allowed, fresh bool) {
-	for _, r := range u.global {
-		if r.dead.Load() {
-			return false, false
-		}
-		if _, ok := r.perms[perm]; ok {
-			return true, true
-		}
-	}
-	if scope != "" {
-		for _, r := range u.byScope[scope] {
-			if r.dead.Load() {
-				return false, false
-			}
-			if _, ok := r.perms[perm]; ok {
-				return true, true
-			}
-		}
-	}
-	return false, true
-}
-
 // grants answers from the entry as it is, dead role entries included.
 func (u *userEntry) grants(scope, perm string) bool {
-	for _, r := range u.global {
-		if _, ok := r.perms[perm]; ok {
-			return true
-		}
+	if _, ok := u.perms[perm]; ok {
+		return true
 	}
 	if scope != "" {
 		for _, r := range u.byScope[scope] {
-			if _, ok := r.perms[perm]; ok {
+			if _, ok := r.set.perms[perm]; ok {
 				return true
 			}
 		}

@@ -7,7 +7,7 @@ import (
 
 var bg = context.Background()
 
-func newTestCache(s *fakeStore) *Cache { return New(s, NewBudget(1_000_000)) }
+func newTestCache(s *fakeStore) *Cache { return New(s, NewBudget(1_000_000, 1<<40)) }
 
 func allowedIs(t *testing.T, c *Cache, user, scope, perm string, want bool) {
 	t.Helper()
@@ -219,7 +219,7 @@ func TestClosedCacheReadsTheStore(t *testing.T) {
 	s := newFakeStore()
 	s.grant("editor", "edit", true)
 	s.member("sara", "editor", true)
-	b := NewBudget(100)
+	b := NewBudget(100, 1<<40)
 	c := New(s, b)
 	allowedIs(t, c, "sara", "", "edit", true)
 	c.Close()

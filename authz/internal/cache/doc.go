@@ -6,18 +6,24 @@
 //   - per user, their roles: global ones, and per scope the roles held in
 //     that scope only;
 //   - per role, its effective permission set (its own grants plus what it
-//     inherits), shared by every member of the role, so a cached user costs
-//     a name and a few pointers.
+//     inherits), shared by every member of the role; roles whose effective
+//     sets are equal share one set (interned by content), so 600 roles
+//     inheriting one large role hold its names once.
+//
+// Each user entry also keeps its global roles' permissions in one map: the
+// one set they all share (no copy), or their union.
 //
 // A grant or revoke on a role drops every cached role set built from that
 // role (itself, and with inheritance the roles inheriting from it); a
 // membership change drops that user; a flush drops the client. Concurrent
 // misses for one key read the store once, and one Budget bounds the
-// entries of all clients together.
+// entries and bytes of all clients together, taking from the largest.
 //
 // The warm check (Cache.Allowed, Cache.HasRole) takes no lock and
-// allocates nothing: a lock-free map load, then per role of the user an
-// atomic load and a map lookup.
+// allocates nothing: the user from a plain-map snapshot, one comparison of
+// the entry's stamp with the cache's kill counter (the entry's role sets
+// are looked at one by one only after some role set died), and one map
+// lookup for the permission, whatever the number of roles.
 //
 // Staleness: every build takes a ticket (an epoch) before it reads the
 // store, and publishes only if no invalidation of its kind happened since;

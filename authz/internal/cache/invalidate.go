@@ -35,7 +35,8 @@ func (c *Cache) DeleteRole(role string) {
 	c.users.Range(func(name string, u *userEntry) bool {
 		if u.mentions(role) {
 			c.users.Delete(name)
-			c.budget.add(-1)
+			u.gone.Store(true)
+			c.budget.count(c, -1, -u.bytes)
 		}
 		return true
 	})
@@ -47,8 +48,9 @@ func (c *Cache) InvalidateUser(user string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.userEpoch.Add(1)
-	if _, had := c.users.LoadAndDelete(user); had {
-		c.budget.add(-1)
+	if old, had := c.users.LoadAndDelete(user); had {
+		old.gone.Store(true)
+		c.budget.count(c, -1, -old.bytes)
 	}
 }
 
@@ -63,18 +65,23 @@ func (c *Cache) Flush() {
 func (c *Cache) flushLocked() {
 	c.userEpoch.Add(1)
 	c.roleEpoch.Add(1)
-	n := 0
 	c.roles.Range(func(_ string, r *roleEntry) bool {
 		r.killedAt.Store(c.roleEpoch.Load())
 		r.dead.Store(true)
-		n++
 		return true
 	})
+	c.kills.Add(1)
 	c.roles.Clear()
-	n += c.users.Size()
+	c.users.Range(func(_ string, u *userEntry) bool {
+		u.gone.Store(true)
+		return true
+	})
 	c.users.Clear()
+	c.snap.Store(&map[string]*userEntry{})
 	clear(c.dependents)
-	c.budget.add(-int64(n))
+	clear(c.sets)
+	// Every count of this cache moves under mu, so this is all it holds.
+	c.budget.count(c, -c.entries.Load(), -c.bytes.Load())
 }
 
 // Close stops caching for good and gives the cache's entries back to the
@@ -99,6 +106,7 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 	if !r.dead.Load() {
 		r.killedAt.Store(c.roleEpoch.Load())
 		r.dead.Store(true)
+		c.kills.Add(1) // after dead: see userEntry.live
 	}
 	for _, s := range r.sources {
 		if s == r.name {
@@ -118,7 +126,8 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 			return old, !loaded || deleted
 		})
 		if deleted {
-			c.budget.add(-1)
+			c.budget.count(c, -1, -r.bytes)
+			c.releaseSetLocked(r.set)
 		}
 	}
 }

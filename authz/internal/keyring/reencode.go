@@ -73,7 +73,7 @@ func (k *Keys) init(ctx context.Context) error {
 		}
 	case st.rotating(c):
 		var p *reencodePlan
-		err := storage.WithMigrationLock(ctx, k.db, nil, func(ctx context.Context, db bun.IDB) (bool, error) {
+		err := storage.WithCleanRewrite(ctx, k.db, true, nil, func(ctx context.Context, db bun.IDB) (bool, error) {
 			var err error
 			if p, err = k.prepareReencode(ctx, db, c, prev, true); err != nil || p == nil {
 				return false, err
@@ -97,7 +97,7 @@ func (k *Keys) init(ctx context.Context) error {
 			return err
 		}
 	default:
-		err := storage.WithMigrationLock(ctx, k.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+		err := storage.WithCleanRewrite(ctx, k.db, true, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
 			p, err := k.prepareReencode(ctx, db, c, prev, true)
 			if err != nil || p == nil {
 				return false, err
@@ -162,7 +162,7 @@ func (k *Keys) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder s
 	defer func() {
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = storage.ReleaseLease(uctx, k.db, settingRotationLease, holder)
+		_, _ = storage.TryLease(uctx, k.db, settingRotationLease, holder, 0)
 	}()
 	renew := func() error {
 		switch ok, err := storage.TryLease(ctx, k.db, settingRotationLease, holder, rotationLeaseTTL); {
@@ -174,7 +174,7 @@ func (k *Keys) tryRotation(ctx context.Context, c, prev *cipher.Cipher, holder s
 		return nil
 	}
 	done := false
-	err = storage.WithCleanRewrite(ctx, k.db, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
+	err = storage.WithCleanRewrite(ctx, k.db, false, storage.EncryptedTables(), func(ctx context.Context, db bun.IDB) (bool, error) {
 		p, err := k.prepareReencode(ctx, db, c, prev, false)
 		if err != nil || p == nil {
 			done = err == nil

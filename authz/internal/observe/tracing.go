@@ -1,4 +1,4 @@
-package authz
+package observe
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/middleware"
-	"github.com/rolegate/rolegate/storage"
 )
 
-// Traces go to the host's TracerProvider (Config.TracerProvider; nil: no
-// tracing, and none of this runs). Spans:
+// Traces go to the host's TracerProvider (nil: no tracing, and none of
+// this runs). Only OpenTelemetry's API is used: a host that sets no
+// provider links no SDK. Spans:
 //
 //   - one server span per request on a route Mount registered, named by
 //     method and route template ("GET /api/role/:role"), never by the raw
@@ -32,34 +32,35 @@ import (
 //
 // Attributes name the client by its keyed fingerprint (the one the audit
 // log shows), never by its key, and carry no role, permission or user
-// names. Config.TraceUserNames adds the user a check, a membership write
-// or a REST request is about as rolegate.user.
+// names. With user names on, the user a check, a membership write or a
+// REST request is about is added as rolegate.user.
 
 // Attribute keys of rolegate's own spans.
 const (
-	attrClient  = attribute.Key("rolegate.client")  // keyed fingerprint of the client key
-	attrUser    = attribute.Key("rolegate.user")    // only with Config.TraceUserNames
-	attrCheck   = attribute.Key("rolegate.check")   // "permission" or "role"
-	attrScoped  = attribute.Key("rolegate.scoped")  // the check was in a scope
-	attrAllowed = attribute.Key("rolegate.allowed") // the check's answer
-	attrAction  = attribute.Key("rolegate.action")  // a write's action (add_role, ...)
-	attrChanged = attribute.Key("rolegate.changed") // the write changed something
+	AttrClient  = attribute.Key("rolegate.client")  // keyed fingerprint of the client key
+	AttrUser    = attribute.Key("rolegate.user")    // only with user names on
+	AttrCheck   = attribute.Key("rolegate.check")   // "permission" or "role"
+	AttrScoped  = attribute.Key("rolegate.scoped")  // the check was in a scope
+	AttrAllowed = attribute.Key("rolegate.allowed") // the check's answer
+	AttrAction  = attribute.Key("rolegate.action")  // a write's action (add_role, ...)
+	AttrChanged = attribute.Key("rolegate.changed") // the write changed something
 )
 
-// tracing is what spans need; nil on an Authz without a TracerProvider.
-type tracing struct {
+// Tracing is what spans need; nil without a TracerProvider.
+type Tracing struct {
 	tracer    trace.Tracer
 	userNames bool
 	prop      propagation.TextMapPropagator
+	reason    func(error) string // an error's reason, never its text
 }
 
-// newTracing returns nil when cfg has no TracerProvider.
-func newTracing(cfg Config) *tracing {
-	if cfg.TracerProvider == nil {
+// NewTracing returns nil when tp is nil. name is the tracer's name;
+// reason names an error on a span (error.type) without its text.
+func NewTracing(tp trace.TracerProvider, name string, userNames bool, reason func(error) string) *Tracing {
+	if tp == nil {
 		return nil
 	}
-	return &tracing{tracer: cfg.TracerProvider.Tracer(storage.TracerName), userNames: cfg.TraceUserNames,
-		prop: otel.GetTextMapPropagator()}
+	return &Tracing{tracer: tp.Tracer(name), userNames: userNames, prop: otel.GetTextMapPropagator(), reason: reason}
 }
 
 // user is the rolegate.user attribute, when the host opted in and there
@@ -67,67 +68,66 @@ func newTracing(cfg Config) *tracing {
 // REST request, a header resolver's header) before any name check, so a
 // string that could never be a name is not copied into the span: only its
 // length is.
-func (t *tracing) user(attrs []attribute.KeyValue, user string) []attribute.KeyValue {
+func (t *Tracing) user(attrs []attribute.KeyValue, user string) []attribute.KeyValue {
 	if t.userNames && user != "" {
 		if !middleware.ValidName(user) {
 			user = "(not a valid name: " + strconv.Itoa(len(user)) + " bytes)"
 		}
-		attrs = append(attrs, attrUser.String(user))
+		attrs = append(attrs, AttrUser.String(user))
 	}
 	return attrs
 }
 
 // end records err on span (its reason, never its text) and ends it.
-func endSpan(span trace.Span, err error) {
+func (t *Tracing) end(span trace.Span, err error) {
 	if err != nil {
-		span.SetAttributes(semconv.ErrorTypeKey.String(refusalReason(err)))
+		span.SetAttributes(semconv.ErrorTypeKey.String(t.reason(err)))
 		span.SetStatus(codes.Error, "")
 	}
 	span.End()
 }
 
-// coldCheck runs a check the decision cache could not answer from memory
-// (check is c.cache.Allowed or c.cache.HasRole) in a span of its own.
-func (c *Client) coldCheck(ctx context.Context, kind, scope, user, name string,
+// ColdCheck runs a check the decision cache could not answer from memory
+// in a span of its own; client is the client's fingerprint, kind
+// "permission" or "role".
+func (t *Tracing) ColdCheck(ctx context.Context, client, kind, scope, user, name string,
 	check func(ctx context.Context, user, scope, name string) (bool, error)) (bool, error) {
-	t := c.az.tracing
 	if t == nil {
 		return check(ctx, user, scope, name)
 	}
 	ctx, span := t.tracer.Start(ctx, "rolegate.check.cold", trace.WithAttributes(
-		t.user([]attribute.KeyValue{attrClient.String(c.fingerprint), attrCheck.String(kind), attrScoped.Bool(scope != "")}, user)...))
+		t.user([]attribute.KeyValue{AttrClient.String(client), AttrCheck.String(kind), AttrScoped.Bool(scope != "")}, user)...))
 	ok, err := check(ctx, user, scope, name)
 	if err == nil {
-		span.SetAttributes(attrAllowed.Bool(ok))
+		span.SetAttributes(AttrAllowed.Bool(ok))
 	}
-	endSpan(span, err)
+	t.end(span, err)
 	return ok, err
 }
 
-// startWrite starts a write's span; the returned end takes the write's
+// StartWrite starts a write's span; the returned end takes the write's
 // outcome. user is the member a membership write is about, if any.
-func (c *Client) startWrite(ctx context.Context, action, user string) (context.Context, func(changed bool, err error)) {
-	t := c.az.tracing
+func (t *Tracing) StartWrite(ctx context.Context, client, action, user string) (context.Context, func(changed bool, err error)) {
 	if t == nil {
 		return ctx, func(bool, error) {}
 	}
 	ctx, span := t.tracer.Start(ctx, "rolegate.write "+action, trace.WithAttributes(
-		t.user([]attribute.KeyValue{attrClient.String(c.fingerprint), attrAction.String(action)}, user)...))
+		t.user([]attribute.KeyValue{AttrClient.String(client), AttrAction.String(action)}, user)...))
 	return ctx, func(changed bool, err error) {
 		if err == nil {
-			span.SetAttributes(attrChanged.Bool(changed))
+			span.SetAttributes(AttrChanged.Bool(changed))
 		}
-		endSpan(span, err)
+		t.end(span, err)
 	}
 }
 
-// traceRequests is the REST span middleware, first in Mount's chain so
-// that it sees the final status (a recovered panic's 500 included); nil
+// Requests is the REST span middleware, first in Mount's chain so that
+// it sees the final status (a recovered panic's 500 included); nil
 // without a TracerProvider. A span already in the request's context (the
 // host's own HTTP instrumentation) is the parent; otherwise the incoming
-// trace headers are, through the global propagator.
-func (az *Authz) traceRequests() gin.HandlerFunc {
-	t := az.tracing
+// trace headers are, through the global propagator. client returns the
+// fingerprint of the request's client, if any.
+func (t *Tracing) Requests(client func(c *gin.Context) (string, bool)) gin.HandlerFunc {
 	if t == nil {
 		return nil
 	}
@@ -144,10 +144,8 @@ func (az *Authz) traceRequests() gin.HandlerFunc {
 		c.Next()
 		status := c.Writer.Status()
 		attrs := []attribute.KeyValue{semconv.HTTPResponseStatusCode(status)}
-		if key, ok := middleware.ClientKeyFrom(c); ok {
-			if cl, err := az.Client(key); err == nil {
-				attrs = append(attrs, attrClient.String(cl.fingerprint))
-			}
+		if fp, ok := client(c); ok {
+			attrs = append(attrs, AttrClient.String(fp))
 		}
 		span.SetAttributes(t.user(attrs, c.Param("user"))...)
 		if status >= http.StatusInternalServerError {

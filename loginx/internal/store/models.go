@@ -1,4 +1,4 @@
-package storage
+package store
 
 import (
 	"errors"
@@ -8,23 +8,23 @@ import (
 
 // Errors of the login store.
 var (
-	// ErrLoginNotFound means no login user or session has the given id.
-	ErrLoginNotFound = errors.New("login record not found")
+	// ErrNotFound means no login user or session has the given id.
+	ErrNotFound = errors.New("login record not found")
 	// ErrRefreshInvalid means a refresh token is unknown, expired, or
 	// belongs to a revoked session.
 	ErrRefreshInvalid = errors.New("refresh token invalid")
 	// ErrRefreshReused means a refresh token that was already rotated was
 	// presented again; its whole session (the token family) was revoked.
 	ErrRefreshReused = errors.New("refresh token reused; session revoked")
-	// ErrLoginInactive means a session was not started because its user
+	// ErrInactive means a session was not started because its user
 	// is not active (or no longer exists).
-	ErrLoginInactive = errors.New("login user inactive")
+	ErrInactive = errors.New("login user inactive")
 )
 
-// LoginUser is a person who logged in through an OAuth/OIDC provider,
+// User is a person who logged in through an OAuth/OIDC provider,
 // found by (Service, Subject). Times are Unix milliseconds, so that
 // comparisons mean the same on SQLite and PostgreSQL.
-type LoginUser struct {
+type User struct {
 	bun.BaseModel `bun:"table:rolegate_login_users"`
 
 	// ID is the user's opaque id (the "_id" of the me record).
@@ -63,14 +63,14 @@ type LoginUser struct {
 	UpdatedAt int64 `bun:"updated_at"`
 }
 
-// LoginSession is one login: the family of refresh tokens that rotate
+// Session is one login: the family of refresh tokens that rotate
 // from it, and the id carried by its access tokens.
-type LoginSession struct {
+type Session struct {
 	bun.BaseModel `bun:"table:rolegate_login_sessions"`
 
 	// ID is the session id (the sid claim of its access tokens).
 	ID string `bun:"id,pk"`
-	// UserID is the LoginUser this session belongs to.
+	// UserID is the User this session belongs to.
 	UserID string `bun:"user_id"`
 	// CreatedAt is Unix milliseconds.
 	CreatedAt int64 `bun:"created_at"`
@@ -81,9 +81,9 @@ type LoginSession struct {
 	ExpiresAt int64 `bun:"expires_at"`
 }
 
-// LoginRefreshToken is a refresh token, stored only as its SHA-256 hex
+// RefreshToken is a refresh token, stored only as its SHA-256 hex
 // digest. A used token stays (UsedAt set) so that its reuse is detected.
-type LoginRefreshToken struct {
+type RefreshToken struct {
 	bun.BaseModel `bun:"table:rolegate_login_refresh_tokens"`
 
 	// Hash is the hex SHA-256 of the token.
@@ -96,10 +96,10 @@ type LoginRefreshToken struct {
 	UsedAt int64 `bun:"used_at"`
 }
 
-// LoginRevocation records a revoked session so that every replica can
+// Revocation records a revoked session so that every replica can
 // refuse its access tokens. ExpiresAt is when the last access token the
 // session could hold expires; after it the row is only history.
-type LoginRevocation struct {
+type Revocation struct {
 	bun.BaseModel `bun:"table:rolegate_login_revocations"`
 
 	// ID increases with each revocation; pollers use it as a cursor.

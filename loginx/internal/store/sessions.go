@@ -1,4 +1,4 @@
-package storage
+package store
 
 import (
 	"context"
@@ -6,26 +6,28 @@ import (
 	"errors"
 
 	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
 )
 
-// CreateLoginSession stores a new session with its first refresh token
+// CreateSession stores a new session with its first refresh token
 // (whose SessionID is set to s.ID), in one transaction that first checks,
 // under a lock on the user's row, that the user is active: a concurrent
-// SetLoginUserActive(false) either commits first (the login is refused
-// with ErrLoginInactive) or waits for this transaction and then revokes
+// SetUserActive(false) either commits first (the login is refused
+// with ErrInactive) or waits for this transaction and then revokes
 // the new session with the others.
-func CreateLoginSession(ctx context.Context, db bun.IDB, s *LoginSession, first *LoginRefreshToken) error {
+func CreateSession(ctx context.Context, db bun.IDB, s *Session, first *RefreshToken) error {
 	first.SessionID = s.ID
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewSelect().Model((*LoginUser)(nil)).Column("active").Where("id = ?", s.UserID)
-		if IsPostgres(tx) {
+		q := tx.NewSelect().Model((*User)(nil)).Column("active").Where("id = ?", s.UserID)
+		if storage.IsPostgres(tx) {
 			// SQLite transactions take the write lock at BEGIN
 			// (_txlock=immediate), which serialises them already.
 			q = q.For("SHARE")
 		}
 		var active bool
 		if err := q.Scan(ctx, &active); errors.Is(err, sql.ErrNoRows) || (err == nil && !active) {
-			return ErrLoginInactive
+			return ErrInactive
 		} else if err != nil {
 			return err
 		}
@@ -35,14 +37,14 @@ func CreateLoginSession(ctx context.Context, db bun.IDB, s *LoginSession, first 
 		_, err := tx.NewInsert().Model(first).Exec(ctx)
 		return err
 	})
-	if errors.Is(err, ErrLoginInactive) {
+	if errors.Is(err, ErrInactive) {
 		return err
 	}
-	return Classify(err)
+	return storage.Classify(err)
 }
 
-// LoginSessionState is what the token check needs to know of a session.
-type LoginSessionState struct {
+// SessionState is what the token check needs to know of a session.
+type SessionState struct {
 	UserID string
 	// Live is true when the session is not revoked and its user is active.
 	Live bool
@@ -51,9 +53,9 @@ type LoginSessionState struct {
 	ExpiresAt int64
 }
 
-// LoginSessionStateByID returns the state of a session, or
-// ErrLoginNotFound when no such session exists.
-func LoginSessionStateByID(ctx context.Context, db bun.IDB, id string) (LoginSessionState, error) {
+// SessionStateByID returns the state of a session, or
+// ErrNotFound when no such session exists.
+func SessionStateByID(ctx context.Context, db bun.IDB, id string) (SessionState, error) {
 	var row struct {
 		UserID    string `bun:"user_id"`
 		RevokedAt int64  `bun:"revoked_at"`
@@ -64,47 +66,47 @@ func LoginSessionStateByID(ctx context.Context, db bun.IDB, id string) (LoginSes
 		FROM rolegate_login_sessions s JOIN rolegate_login_users u ON u.id = s.user_id
 		WHERE s.id = ?`, id).Scan(ctx, &row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return LoginSessionState{}, ErrLoginNotFound
+		return SessionState{}, ErrNotFound
 	}
 	if err != nil {
-		return LoginSessionState{}, Classify(err)
+		return SessionState{}, storage.Classify(err)
 	}
-	return LoginSessionState{UserID: row.UserID, Live: row.RevokedAt == 0 && row.Active, ExpiresAt: row.ExpiresAt}, nil
+	return SessionState{UserID: row.UserID, Live: row.RevokedAt == 0 && row.Active, ExpiresAt: row.ExpiresAt}, nil
 }
 
-// LoginSessionByID returns the session with the given id, or
-// ErrLoginNotFound.
-func LoginSessionByID(ctx context.Context, db bun.IDB, id string) (*LoginSession, error) {
-	var s LoginSession
+// SessionByID returns the session with the given id, or
+// ErrNotFound.
+func SessionByID(ctx context.Context, db bun.IDB, id string) (*Session, error) {
+	var s Session
 	err := db.NewSelect().Model(&s).Where("id = ?", id).Limit(1).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrLoginNotFound
+		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, Classify(err)
+		return nil, storage.Classify(err)
 	}
 	return &s, nil
 }
 
-// RotateLoginRefresh exchanges the refresh token whose digest is oldHash
+// RotateRefresh exchanges the refresh token whose digest is oldHash
 // for next (whose SessionID is set here) and returns the session. An
 // unknown or expired token, or one of a revoked session, gives
 // ErrRefreshInvalid. A token already used, including one that loses a
-// concurrent race, revokes the session (see RevokeLoginSession for
+// concurrent race, revokes the session (see RevokeSession for
 // revocationExpires) and gives ErrRefreshReused. On success the session's
 // ExpiresAt is raised to accessExpires, the expiry of the access token the
 // caller is about to issue.
-func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *LoginRefreshToken, now, accessExpires, revocationExpires int64) (*LoginSession, error) {
-	var old LoginRefreshToken
+func RotateRefresh(ctx context.Context, db bun.IDB, oldHash string, next *RefreshToken, now, accessExpires, revocationExpires int64) (*Session, error) {
+	var old RefreshToken
 	err := db.NewSelect().Model(&old).Where("hash = ?", oldHash).Limit(1).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrRefreshInvalid
 	}
 	if err != nil {
-		return nil, Classify(err)
+		return nil, storage.Classify(err)
 	}
-	s, err := LoginSessionByID(ctx, db, old.SessionID)
-	if errors.Is(err, ErrLoginNotFound) {
+	s, err := SessionByID(ctx, db, old.SessionID)
+	if errors.Is(err, ErrNotFound) {
 		return nil, ErrRefreshInvalid
 	}
 	if err != nil {
@@ -125,7 +127,7 @@ func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *L
 		// tokens): the same order cannot deadlock. Still live: a
 		// concurrent revocation either committed first, or waits for this
 		// transaction and then deletes the new refresh token.
-		res, err := tx.NewUpdate().Model((*LoginSession)(nil)).
+		res, err := tx.NewUpdate().Model((*Session)(nil)).
 			Set("expires_at = CASE WHEN expires_at > ? THEN expires_at ELSE ? END", accessExpires, accessExpires).
 			Where("id = ? AND revoked_at = 0", s.ID).Exec(ctx)
 		if err != nil {
@@ -136,7 +138,7 @@ func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *L
 		} else if n == 0 {
 			return ErrRefreshInvalid
 		}
-		res, err = tx.NewUpdate().Model((*LoginRefreshToken)(nil)).Set("used_at = ?", now).
+		res, err = tx.NewUpdate().Model((*RefreshToken)(nil)).Set("used_at = ?", now).
 			Where("hash = ? AND used_at = 0", oldHash).Exec(ctx)
 		if err != nil {
 			return err
@@ -156,37 +158,37 @@ func RotateLoginRefresh(ctx context.Context, db bun.IDB, oldHash string, next *L
 		return nil, err
 	}
 	if err != nil {
-		return nil, Classify(err)
+		return nil, storage.Classify(err)
 	}
 	return s, nil
 }
 
 func reused(ctx context.Context, db bun.IDB, sessionID string, now, revocationExpires int64) error {
-	if _, err := RevokeLoginSession(ctx, db, sessionID, now, revocationExpires); err != nil {
+	if _, err := RevokeSession(ctx, db, sessionID, now, revocationExpires); err != nil {
 		return err
 	}
 	return ErrRefreshReused
 }
 
-// RevokeLoginSession revokes a live session: it marks it, deletes its
+// RevokeSession revokes a live session: it marks it, deletes its
 // refresh tokens, and records a revocation for the other replicas, in one
 // transaction. The revocation expires with the session's last access
 // token (its ExpiresAt), so that it lives as long as the token it revokes
 // whatever the lifetime setting is now; revocationExpires (Unix ms) is
 // used only for sessions whose expiry is unknown (older than the column).
 // It reports whether the session was live.
-func RevokeLoginSession(ctx context.Context, db bun.IDB, sessionID string, now, revocationExpires int64) (bool, error) {
+func RevokeSession(ctx context.Context, db bun.IDB, sessionID string, now, revocationExpires int64) (bool, error) {
 	var revoked bool
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		revoked, err = revokeSession(ctx, tx, sessionID, now, revocationExpires)
 		return err
 	})
-	return revoked, Classify(err)
+	return revoked, storage.Classify(err)
 }
 
 func revokeSession(ctx context.Context, tx bun.IDB, sessionID string, now, revocationExpires int64) (bool, error) {
-	res, err := tx.NewUpdate().Model((*LoginSession)(nil)).Set("revoked_at = ?", now).
+	res, err := tx.NewUpdate().Model((*Session)(nil)).Set("revoked_at = ?", now).
 		Where("id = ? AND revoked_at = 0", sessionID).Exec(ctx)
 	if err != nil {
 		return false, err
@@ -195,27 +197,27 @@ func revokeSession(ctx context.Context, tx bun.IDB, sessionID string, now, revoc
 		return false, err
 	}
 	var exp int64
-	if err := tx.NewSelect().Model((*LoginSession)(nil)).Column("expires_at").Where("id = ?", sessionID).Scan(ctx, &exp); err != nil {
+	if err := tx.NewSelect().Model((*Session)(nil)).Column("expires_at").Where("id = ?", sessionID).Scan(ctx, &exp); err != nil {
 		return false, err
 	}
 	if exp > 0 {
 		revocationExpires = exp
 	}
-	if _, err := tx.NewDelete().Model((*LoginRefreshToken)(nil)).Where("session_id = ?", sessionID).Exec(ctx); err != nil {
+	if _, err := tx.NewDelete().Model((*RefreshToken)(nil)).Where("session_id = ?", sessionID).Exec(ctx); err != nil {
 		return false, err
 	}
-	rev := &LoginRevocation{SessionID: sessionID, RevokedAt: now, ExpiresAt: revocationExpires}
+	rev := &Revocation{SessionID: sessionID, RevokedAt: now, ExpiresAt: revocationExpires}
 	_, err = tx.NewInsert().Model(rev).Exec(ctx)
 	return err == nil, err
 }
 
-// LoginRevocations returns the revocations still in force at now (Unix
+// Revocations returns the revocations still in force at now (Unix
 // ms) whose id is above afterID or that were revoked at or after
 // revokedSince (Unix ms), ordered by id. Pollers pass the highest id they
 // have seen and a time some margin in the past, so that a revocation whose
 // transaction committed after a higher id was seen is still picked up.
-func LoginRevocations(ctx context.Context, db bun.IDB, afterID, revokedSince, now int64) ([]LoginRevocation, error) {
-	var out []LoginRevocation
+func Revocations(ctx context.Context, db bun.IDB, afterID, revokedSince, now int64) ([]Revocation, error) {
+	var out []Revocation
 	err := db.NewSelect().Model(&out).
 		Where("expires_at > ?", now).
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
@@ -223,17 +225,17 @@ func LoginRevocations(ctx context.Context, db bun.IDB, afterID, revokedSince, no
 		}).
 		OrderExpr("id").Scan(ctx)
 	if err != nil {
-		return nil, Classify(err)
+		return nil, storage.Classify(err)
 	}
 	return out, nil
 }
 
-// PruneLogin deletes what can no longer matter at now (Unix ms):
+// Prune deletes what can no longer matter at now (Unix ms):
 // revocations past their expiry and expired refresh tokens.
-func PruneLogin(ctx context.Context, db bun.IDB, now int64) error {
-	if _, err := db.NewDelete().Model((*LoginRevocation)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
-		return Classify(err)
+func Prune(ctx context.Context, db bun.IDB, now int64) error {
+	if _, err := db.NewDelete().Model((*Revocation)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
+		return storage.Classify(err)
 	}
-	_, err := db.NewDelete().Model((*LoginRefreshToken)(nil)).Where("expires_at <= ?", now).Exec(ctx)
-	return Classify(err)
+	_, err := db.NewDelete().Model((*RefreshToken)(nil)).Where("expires_at <= ?", now).Exec(ctx)
+	return storage.Classify(err)
 }

@@ -1,4 +1,4 @@
-package storage
+package store
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 	"errors"
 
 	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
 )
 
-// Where a login user's name came from (LoginUser.UsernameSource).
+// Where a login user's name came from (User.UsernameSource).
 const (
 	// UsernameFromSubject: "<service>:<subject>", unique by construction.
 	UsernameFromSubject = "subject"
@@ -28,7 +30,7 @@ func UsernameFromClaim(claim string) string { return "claim:" + claim }
 // (service, subject): the login is refused, never given another name.
 var ErrUsernameTaken = errors.New("storage: the user name belongs to another login user")
 
-// UpsertLoginUser finds the user by (u.Service, u.Subject). When found, it
+// UpsertUser finds the user by (u.Service, u.Subject). When found, it
 // updates the profile fields (Name, Email, EmailVerified, AvatarURL,
 // UTCOffset, Status, StatusConnection) from u and keeps the rest (ID,
 // Username, Active, Preferences, CreatedAt). When absent, it asks newName
@@ -37,8 +39,8 @@ var ErrUsernameTaken = errors.New("storage: the user name belongs to another log
 // (service, subject) holds that name. On return *u is the stored record.
 // Concurrent first logins of the same person create one user: inserts
 // never overwrite, and a lost race is re-read. Accounts are never merged.
-func UpsertLoginUser(ctx context.Context, db bun.IDB, u *LoginUser, now int64, newName func() (name, source string, err error)) (created bool, err error) {
-	found, err := updateLoginUser(ctx, db, u, now)
+func UpsertUser(ctx context.Context, db bun.IDB, u *User, now int64, newName func() (name, source string, err error)) (created bool, err error) {
+	found, err := updateUser(ctx, db, u, now)
 	if err != nil || found {
 		return false, err
 	}
@@ -46,7 +48,7 @@ func UpsertLoginUser(ctx context.Context, db bun.IDB, u *LoginUser, now int64, n
 	if rec.Username, rec.UsernameSource, err = newName(); err != nil {
 		return false, err
 	}
-	if rec.ID, err = newLoginID(); err != nil {
+	if rec.ID, err = newID(); err != nil {
 		return false, err
 	}
 	rec.Active = true
@@ -56,33 +58,33 @@ func UpsertLoginUser(ctx context.Context, db bun.IDB, u *LoginUser, now int64, n
 	rec.CreatedAt, rec.UpdatedAt = now, now
 	res, err := db.NewInsert().Model(&rec).On("CONFLICT DO NOTHING").Exec(ctx)
 	if err != nil {
-		return false, Classify(err)
+		return false, storage.Classify(err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return false, Classify(err)
+		return false, storage.Classify(err)
 	} else if n == 1 {
 		*u = rec
 		return true, nil
 	}
 	// Either the same person was created concurrently (re-read them) or
 	// the name is another's.
-	if found, err = updateLoginUser(ctx, db, u, now); err != nil || found {
+	if found, err = updateUser(ctx, db, u, now); err != nil || found {
 		return false, err
 	}
 	return false, ErrUsernameTaken
 }
 
-// updateLoginUser updates the profile of the user with u's identity and
+// updateUser updates the profile of the user with u's identity and
 // loads the stored record into u.
-func updateLoginUser(ctx context.Context, db bun.IDB, u *LoginUser, now int64) (bool, error) {
-	var ex LoginUser
+func updateUser(ctx context.Context, db bun.IDB, u *User, now int64) (bool, error) {
+	var ex User
 	err := db.NewSelect().Model(&ex).
 		Where("service = ? AND subject = ?", u.Service, u.Subject).Limit(1).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
-		return false, Classify(err)
+		return false, storage.Classify(err)
 	}
 	ex.Name, ex.Email, ex.EmailVerified = u.Name, u.Email, u.EmailVerified
 	ex.AvatarURL, ex.UTCOffset = u.AvatarURL, u.UTCOffset
@@ -92,32 +94,32 @@ func updateLoginUser(ctx context.Context, db bun.IDB, u *LoginUser, now int64) (
 		Column("name", "email", "email_verified", "avatar_url", "utc_offset", "status", "status_connection", "updated_at").
 		WherePK().Exec(ctx)
 	if err != nil {
-		return false, Classify(err)
+		return false, storage.Classify(err)
 	}
 	*u = ex
 	return true, nil
 }
 
-// LoginUserByID returns the user with the given id, or ErrLoginNotFound.
-func LoginUserByID(ctx context.Context, db bun.IDB, id string) (*LoginUser, error) {
-	var u LoginUser
+// UserByID returns the user with the given id, or ErrNotFound.
+func UserByID(ctx context.Context, db bun.IDB, id string) (*User, error) {
+	var u User
 	err := db.NewSelect().Model(&u).Where("id = ?", id).Limit(1).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrLoginNotFound
+		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, Classify(err)
+		return nil, storage.Classify(err)
 	}
 	return &u, nil
 }
 
-// SetLoginUserActive activates or deactivates a user. Deactivating also
+// SetUserActive activates or deactivates a user. Deactivating also
 // revokes every live session of the user in the same transaction, with
 // revocations that expire at revocationExpires (Unix ms), so that no
 // replica accepts the user's access tokens any more.
-func SetLoginUserActive(ctx context.Context, db bun.IDB, id string, active bool, now, revocationExpires int64) error {
+func SetUserActive(ctx context.Context, db bun.IDB, id string, active bool, now, revocationExpires int64) error {
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model((*LoginUser)(nil)).
+		res, err := tx.NewUpdate().Model((*User)(nil)).
 			Set("active = ?", active).Set("updated_at = ?", now).
 			Where("id = ?", id).Exec(ctx)
 		if err != nil {
@@ -126,13 +128,13 @@ func SetLoginUserActive(ctx context.Context, db bun.IDB, id string, active bool,
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return ErrLoginNotFound
+			return ErrNotFound
 		}
 		if active {
 			return nil
 		}
 		var ids []string
-		if err := tx.NewSelect().Model((*LoginSession)(nil)).Column("id").
+		if err := tx.NewSelect().Model((*Session)(nil)).Column("id").
 			Where("user_id = ? AND revoked_at = 0", id).Scan(ctx, &ids); err != nil {
 			return err
 		}
@@ -143,14 +145,14 @@ func SetLoginUserActive(ctx context.Context, db bun.IDB, id string, active bool,
 		}
 		return nil
 	})
-	if errors.Is(err, ErrLoginNotFound) {
+	if errors.Is(err, ErrNotFound) {
 		return err
 	}
-	return Classify(err)
+	return storage.Classify(err)
 }
 
-// newLoginID returns a random 128-bit hex id.
-func newLoginID() (string, error) {
+// newID returns a random 128-bit hex id.
+func newID() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err

@@ -1,13 +1,15 @@
-package storage
+package store
 
 import (
 	"context"
 
 	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
 )
 
 func init() {
-	AddMigration("20261123000300", "login: user name source", loginUsernameSourceUp, loginUsernameSourceDown)
+	storage.AddMigration("20261123000300", "login: user name source", loginUsernameSourceUp, loginUsernameSourceDown)
 }
 
 // loginUsernameSourceUp records where each login user's name came from.

@@ -1,13 +1,15 @@
-package storage
+package store
 
 import (
 	"context"
 
 	"github.com/uptrace/bun"
+
+	"github.com/rolegate/rolegate/storage"
 )
 
 func init() {
-	AddMigration("20261123090500", "login: session token expiry", loginExpiryUp, loginExpiryDown)
+	storage.AddMigration("20261123090500", "login: session token expiry", loginExpiryUp, loginExpiryDown)
 }
 
 // loginExpiryUp adds rolegate_login_sessions.expires_at: the expiry (Unix

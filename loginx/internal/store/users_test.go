@@ -1,10 +1,11 @@
-package storage_test
+package store_test
 
 import (
 	"context"
 	"errors"
 	"testing"
 
+	"github.com/rolegate/rolegate/loginx/internal/store"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
@@ -21,38 +22,48 @@ func TestLoginUsersSurviveUsernameMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		if err := storage.MigrateUpTo(ctx, db, "20261121000200"); err != nil {
+		// The store as the previous release left it: no username_source
+		// column, and its migration not recorded.
+		if _, err := storage.Migrate(ctx, db); err != nil {
 			t.Fatal(err)
+		}
+		for _, q := range []string{
+			`ALTER TABLE rolegate_login_users DROP COLUMN username_source`,
+			`DELETE FROM rolegate_migrations WHERE name = '20261123000300'`,
+		} {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
 		}
 		// A row as the previous release wrote it.
 		if _, err := db.ExecContext(ctx, `INSERT INTO rolegate_login_users (id, service, subject, username, created_at, updated_at)
 			VALUES ('u1', 'google', '1098', 'sara', 1, 1)`); err != nil {
 			t.Fatal(err)
 		}
-		if err := storage.Migrate(ctx, db); err != nil {
+		if _, err := storage.Migrate(ctx, db); err != nil {
 			t.Fatal(err)
 		}
 		never := func() (string, string, error) { t.Fatal("an existing user was given a new name"); return "", "", nil }
-		u := &storage.LoginUser{Service: "google", Subject: "1098", Name: "Sara"}
-		if created, err := storage.UpsertLoginUser(ctx, db, u, 2, never); err != nil || created {
+		u := &store.User{Service: "google", Subject: "1098", Name: "Sara"}
+		if created, err := store.UpsertUser(ctx, db, u, 2, never); err != nil || created {
 			t.Fatalf("existing user: created %v, err %v", created, err)
 		}
-		if u.ID != "u1" || u.Username != "sara" || u.UsernameSource != storage.UsernameLegacy || u.Name != "Sara" || !u.Active {
+		if u.ID != "u1" || u.Username != "sara" || u.UsernameSource != store.UsernameLegacy || u.Name != "Sara" || !u.Active {
 			t.Fatalf("existing user after the upgrade: %+v", u)
 		}
 		name := func(n string) func() (string, string, error) {
-			return func() (string, string, error) { return n, storage.UsernameFromSubject, nil }
+			return func() (string, string, error) { return n, store.UsernameFromSubject, nil }
 		}
-		nu := &storage.LoginUser{Service: "google", Subject: "2000"}
-		if created, err := storage.UpsertLoginUser(ctx, db, nu, 3, name("google:2000")); err != nil || !created || nu.UsernameSource != storage.UsernameFromSubject {
+		nu := &store.User{Service: "google", Subject: "2000"}
+		if created, err := store.UpsertUser(ctx, db, nu, 3, name("google:2000")); err != nil || !created || nu.UsernameSource != store.UsernameFromSubject {
 			t.Fatalf("new user: %v %v %+v", created, err, nu)
 		}
-		squat := &storage.LoginUser{Service: "other", Subject: "x"}
-		if _, err := storage.UpsertLoginUser(ctx, db, squat, 4, name("sara")); !errors.Is(err, storage.ErrUsernameTaken) {
+		squat := &store.User{Service: "other", Subject: "x"}
+		if _, err := store.UpsertUser(ctx, db, squat, 4, name("sara")); !errors.Is(err, store.ErrUsernameTaken) {
 			t.Fatalf("taken name: %v, want ErrUsernameTaken", err)
 		}
 		refused := errors.New("refused")
-		if _, err := storage.UpsertLoginUser(ctx, db, squat, 4, func() (string, string, error) { return "", "", refused }); !errors.Is(err, refused) {
+		if _, err := store.UpsertUser(ctx, db, squat, 4, func() (string, string, error) { return "", "", refused }); !errors.Is(err, refused) {
 			t.Fatalf("newName error: %v", err)
 		}
 		if n, _ := db.NewSelect().Table("rolegate_login_users").Count(ctx); n != 2 {
