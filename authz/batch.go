@@ -86,8 +86,9 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 	if !c.az.cfg.DisableAuditLogging {
 		n := batchAudited(results)
 		c.az.metrics.audited(n)
-		c.az.pruner.Wrote(n)
-		c.az.pruner.Settle(ctx)
+		if c.az.pruner.Wrote(n) {
+			c.az.pruner.Settle(ctx)
+		}
 	}
 	return results, nil
 }

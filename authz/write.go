@@ -53,7 +53,12 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	}
 	// After the commit and the unlock below: once this process has written
 	// its share of the audit bound, wait for the retention to catch up.
-	defer c.az.pruner.Settle(ctx)
+	settle := false
+	defer func() {
+		if settle {
+			c.az.pruner.Settle(ctx)
+		}
+	}()
 	if c.az.sqliteWriters != nil {
 		// SQLite has one writer at a time, and a writer that finds the
 		// lock taken polls for it with sleeps of up to 100 ms (its busy
@@ -116,7 +121,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	}
 	if !ch.many && !c.az.cfg.DisableAuditLogging {
 		c.az.metrics.audited(1)
-		c.az.pruner.Wrote(1)
+		settle = c.az.pruner.Wrote(1)
 	}
 	if changed {
 		switch {

@@ -44,19 +44,21 @@ const pokeShare = 100
 // Wrote tells the pruner that n audit records were written. Once a
 // process has written a share of MaxRecords since the last prune, Run
 // prunes again at once (amortised: one prune per share written, never in
-// the writer's own path).
-func (p *Pruner) Wrote(n int) {
+// the writer's own path). It reports whether this write took the process
+// past its share: the writer should then Settle once it holds no lock.
+func (p *Pruner) Wrote(n int) (settle bool) {
 	if p == nil || n <= 0 {
-		return
+		return false
 	}
 	p.init()
 	if p.written.Add(int64(n)) < p.share() {
-		return
+		return false
 	}
 	select {
 	case p.poke <- struct{}{}:
 	default: // a prune is already due
 	}
+	return true
 }
 
 func (p *Pruner) init() {
@@ -69,16 +71,16 @@ func (p *Pruner) init() {
 // settleWait bounds how long Settle waits for a prune.
 const settleWait = 10 * time.Second
 
-// Settle makes a writer wait, once this process has written its share of
-// MaxRecords since the last prune, until a prune that started after those
-// records were written has ended. A writer calls it after its commit,
-// holding no lock the pruner needs. One writer in each share written
-// waits (amortised); the others return at once. So a client writing as
-// fast as the store takes it keeps the table within MaxRecords plus the
-// share plus what writers have in flight, at every moment, not only once
-// the pruner catches up.
+// Settle makes a writer whose Wrote reported its share passed wait until
+// a prune that starts from now on has ended, so that its records are in
+// that prune's plan. A writer calls it after its commit, holding no lock
+// the pruner needs. Only writers past the share wait (amortised: the
+// others return from Wrote with false and never call it). So a client
+// writing as fast as the store takes it keeps the table within MaxRecords
+// plus the share plus what writers have in flight, at every moment, not
+// only once the pruner catches up.
 func (p *Pruner) Settle(ctx context.Context) {
-	if p == nil || p.written.Load() < p.share() {
+	if p == nil {
 		return
 	}
 	p.init()
