@@ -51,7 +51,7 @@ func (k adminKeys) accept() func(string) bool {
 func (az *Authz) open() bool { return az.admins == nil }
 
 // openModeWarning is the one startup line of the open mode.
-const openModeWarning = "neither AUTH_CLIENT_KEY nor AUTH_CLIENT_KEYS is set: the REST admin API is open, any UUID v4 key writes its own namespace (bounded by AUTH_MAX_ROWS_PER_CLIENT and AUTH_MAX_NAMESPACES); set admin keys in production"
+const openModeWarning = "neither AUTH_CLIENT_KEY nor AUTH_CLIENT_KEYS is set: the REST admin API is open, any UUID v4 key writes its own namespace (bounded by AUTH_MAX_ROWS_PER_CLIENT, AUTH_MAX_NAMESPACES, AUTH_OPEN_WRITES_PER_SECOND and AUTH_MAX_READS_IN_FLIGHT); set admin keys in production"
 
 // requestContext is the request's context carrying what the audit log
 // records of it: our request id, the client's own id apart, and the

@@ -22,6 +22,7 @@ import (
 	"github.com/rolegate/rolegate/authz/internal/audit"
 	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/authz/internal/keyring"
+	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -61,6 +62,8 @@ type Authz struct {
 	refusals      *audit.RefusalBudget // how many refusals the audit log may take
 	pruner        *audit.Pruner        // the audit retention; Wrote after each audit insert
 	admins        adminKeys            // the closed admin plane's keys; nil in open mode
+	writeRate     *limits.WriteRate    // open mode: writes per client and second; nil otherwise
+	readGate      *limits.InFlight     // open mode: store-reading REST requests in flight per client; nil otherwise
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
@@ -149,6 +152,10 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
 		tracing: newTracing(cfg), writer: rand.Text()}
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers, int64(cfg.CacheMaxBytes))
+	if az.open() {
+		az.writeRate = limits.NewWriteRate(cfg.OpenWritesPerSecond, "AUTH_OPEN_WRITES_PER_SECOND")
+		az.readGate = limits.NewInFlight(cfg.MaxReadsInFlight, "AUTH_MAX_READS_IN_FLIGHT")
+	}
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}
 	}

@@ -65,8 +65,8 @@ const maxOpEcho = 32
 func (e *BatchError) Unwrap() error { return e.Err }
 
 // Batch runs the operations in order in one transaction, with one
-// revision bump (so other replicas re-read once) and one audit record per
-// operation. When one fails, nothing is stored and the error is a
+// revision bump (so other replicas re-read once), one audit record per
+// change and one for all the operations that changed nothing. When one fails, nothing is stored and the error is a
 // *BatchError naming it.
 func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error) {
 	ops = normalizeOperations(ops)
@@ -84,7 +84,11 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 		return nil, err
 	}
 	if !c.az.cfg.DisableAuditLogging {
-		c.az.metrics.audited(len(results))
+		n := batchAudited(results)
+		c.az.metrics.audited(n)
+		if c.az.pruner.Wrote(n) {
+			c.az.pruner.Settle(ctx)
+		}
 	}
 	return results, nil
 }
@@ -172,7 +176,7 @@ func opFields(op string) string {
 	}
 }
 
-// runOperations runs checked operations in tx, auditing each.
+// runOperations runs checked operations in tx, auditing them (batchAudit).
 func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
 	results := make([]OpResult, len(ops))
 	// Roles seen to exist in this transaction: grants to them are
@@ -221,19 +225,51 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 	if err := flush(); err != nil {
 		return nil, err
 	}
-	var audit []storage.AuditRecord
-	if !c.az.cfg.DisableAuditLogging {
-		audit = make([]storage.AuditRecord, len(ops))
-		for i, op := range ops {
-			audit[i] = c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result)
-		}
-	}
 	// Written together at the end, in the same transaction: a few round
 	// trips instead of one per operation.
-	if err := storage.InsertAudit(ctx, tx, audit...); err != nil {
+	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results)...); err != nil {
 		return nil, err
 	}
 	return results, nil
+}
+
+// batchAudit is the audit of a batch's operations: one record for each
+// change, and one for all the operations that changed nothing, with their
+// count ("unchanged: 50000 operations"). A batch of no-ops, which anyone
+// in open mode may send, so adds one record, not one per operation.
+func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpResult) []storage.AuditRecord {
+	if c.az.cfg.DisableAuditLogging {
+		return nil
+	}
+	var audit []storage.AuditRecord
+	unchanged := 0
+	for i, op := range ops {
+		if !isChange(results[i].Result) {
+			unchanged++
+			continue
+		}
+		audit = append(audit, c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result))
+	}
+	if unchanged > 0 {
+		audit = append(audit, c.auditRecord(ctx, "batch", "batch", fmt.Sprintf("unchanged: %d operations", unchanged)))
+	}
+	return audit
+}
+
+// batchAudited is how many audit records batchAudit writes for results.
+func batchAudited(results []OpResult) int {
+	n, unchanged := 0, false
+	for _, r := range results {
+		if isChange(r.Result) {
+			n++
+		} else {
+			unchanged = true
+		}
+	}
+	if unchanged {
+		n++
+	}
+	return n
 }
 
 // runOperation runs one operation, as the library method of its name does.
@@ -294,11 +330,16 @@ func opOutcome(op string, changed bool) string {
 
 func anyChanged(rs []OpResult) bool {
 	for _, r := range rs {
-		if r.Result == "created" || r.Result == "deleted" || r.Result == "changed" {
+		if isChange(r.Result) {
 			return true
 		}
 	}
 	return false
+}
+
+// isChange reports whether an operation's result is a change.
+func isChange(result string) bool {
+	return result == storage.AuditCreated || result == storage.AuditDeleted || result == "changed"
 }
 
 // errBatchNoop rolls back a transaction that turned out to change nothing

@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 
+	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -74,6 +75,10 @@ var (
 	// AUTH_MAX_ROWS_PER_CLIENT rows or the store past AUTH_MAX_NAMESPACES
 	// namespaces (HTTP 507). Nothing was stored.
 	ErrQuotaExceeded = rbac.ErrQuotaExceeded
+	// ErrRateLimited: in open mode, the client is over its write rate
+	// (AUTH_OPEN_WRITES_PER_SECOND; HTTP 429 with Retry-After). Nothing was
+	// stored; errors.As into a *RateLimitError says when to retry.
+	ErrRateLimited = rbac.ErrRateLimited
 
 	// errBadRequest: a malformed batch, body or query parameter (HTTP 400).
 	errBadRequest = rbac.ErrBadRequest
@@ -313,3 +318,8 @@ func scopedUserPages(fn func([]ScopedUser) error) func([]storage.Member) error {
 func (c *Client) EachUser(ctx context.Context, w ListWindow, fn func([]string) error) error {
 	return storage.Each(ctx, c.az.db, c.scope, storage.UsersWithMembership, "", "", c.window(w), fn)
 }
+
+// RateLimitError is the error of a write refused by the open mode's write
+// rate: errors.Is(err, ErrRateLimited) holds, Setting names the limit and
+// RetryAfter says when a retry may succeed.
+type RateLimitError = limits.Refused

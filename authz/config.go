@@ -109,6 +109,14 @@ type Config struct {
 	// not; an inheritance that would pass it is refused with 422
 	// (ErrShapeLimit).
 	MaxRoleAncestors int
+	// OpenWritesPerSecond bounds the writes of one client in open mode
+	// (a batch is one write), in bursts of twice that; a write over it is
+	// refused with ErrRateLimited (HTTP 429 with Retry-After).
+	OpenWritesPerSecond int
+	// MaxReadsInFlight bounds the store-reading REST requests of one
+	// client running at once in open mode; one more is refused with 429
+	// and Retry-After, so that one client cannot starve another.
+	MaxReadsInFlight int
 	// AuditRetention is how long audit records are kept; older ones are
 	// deleted in the background.
 	AuditRetention time.Duration
@@ -363,7 +371,7 @@ func (c Config) problems() []error {
 	errs = append(errs, c.observabilityProblems()...)
 	errs = append(errs, c.consistencyProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

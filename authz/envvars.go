@@ -95,6 +95,10 @@ var settings = []setting{
 		"longest chain of inheritances above a role; an inheritance past it (for the role or one inheriting from it) is 422"),
 	number("AUTH_MAX_ROLE_ANCESTORS", func(c *Config) *int { return &c.MaxRoleAncestors }, 256, 1, 1<<20,
 		"roles a role inherits from, directly or not; an inheritance past it is 422"),
+	number("AUTH_OPEN_WRITES_PER_SECOND", func(c *Config) *int { return &c.OpenWritesPerSecond }, 50, 1, 1_000_000,
+		"open mode only: writes per client and second (a batch is one write; bursts of twice that); a write past it is 429 with `Retry-After`, `ErrRateLimited` in the library"),
+	number("AUTH_MAX_READS_IN_FLIGHT", func(c *Config) *int { return &c.MaxReadsInFlight }, 4, 1, 1<<20,
+		"open mode only: store-reading REST requests per client running at once; one more is 429 with `Retry-After`"),
 	list("AUTH_TRUSTED_PROXIES", func(c *Config) *[]string { return &c.TrustedProxies }, nil,
 		"comma-separated IPs or CIDR ranges of your reverse proxies; only from these are `X-Forwarded-For` / `X-Real-IP` believed for the audit's remote address (hostapp gives the list to Gin too)").
 		showing("none"),

@@ -21,6 +21,10 @@ func configFor(target storagetest.Target) Config {
 	cfg.PostgreSQLURL = target.Config.PostgreSQLURL
 	cfg.SQLitePath = target.Config.SQLitePath
 	cfg.RevisionCheckInterval = 50 * time.Millisecond
+	// Tests write and read as fast as they can in open mode; the open
+	// mode's rate limits have tests of their own (openmode_test.go).
+	cfg.OpenWritesPerSecond = 1_000_000
+	cfg.MaxReadsInFlight = 1 << 20
 	return cfg
 }
 

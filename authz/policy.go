@@ -378,6 +378,7 @@ func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error)
 	}
 	if !c.az.cfg.DisableAuditLogging {
 		c.az.metrics.audited(len(plan))
+		c.az.pruner.Wrote(len(plan)) // at most one record per operation
 	}
 	return plan, nil
 }

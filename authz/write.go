@@ -46,6 +46,22 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	if c.az.closed.Load() {
 		return false, ErrClosed
 	}
+	if c.az.writeRate != nil {
+		// Open mode: before any work, so that a client over its rate costs
+		// the store nothing but (within the refusal budget) its refusal.
+		if err = c.az.writeRate.Allow(c.scope.NS); err != nil {
+			c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+			return false, err
+		}
+	}
+	// After the commit and the unlock below: once this process has written
+	// its share of the audit bound, wait for the retention to catch up.
+	settle := false
+	defer func() {
+		if settle {
+			c.az.pruner.Settle(ctx)
+		}
+	}()
 	if c.az.sqliteWriters != nil {
 		// SQLite has one writer at a time, and a writer that finds the
 		// lock taken polls for it with sleeps of up to 100 ms (its busy
@@ -117,6 +133,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 	}
 	if !ch.many && !c.az.cfg.DisableAuditLogging {
 		c.az.metrics.audited(1)
+		settle = c.az.pruner.Wrote(1)
 	}
 	if changed {
 		switch {
@@ -235,4 +252,5 @@ func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource
 		return
 	}
 	az.metrics.audited(1)
+	az.pruner.Wrote(1)
 }

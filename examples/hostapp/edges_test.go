@@ -33,7 +33,7 @@ func TestHostappForwardedHeaderSpoof(t *testing.T) {
 		{"peer trusted", []string{"192.0.2.0/24"}, "198.51.100.7"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, err := newEngine(az, tc.proxies)
+			e, err := newEngine(az, tc.proxies, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +48,7 @@ func TestHostappForwardedHeaderSpoof(t *testing.T) {
 			}
 		})
 	}
-	if _, err := newEngine(az, []string{"not an address"}); err == nil {
+	if _, err := newEngine(az, []string{"not an address"}, false); err == nil {
 		t.Error("a bad trusted proxy was accepted")
 	}
 }

@@ -8,6 +8,16 @@
 //
 //	go run ./examples/hostapp                   # SQLite at ~/.auth.sqlite3; without AUTH_CLIENT_KEY, a key kept in ~/.auth.sqlite3.client-key
 //	go run ./examples/hostapp -new-client-key   # print a fresh client key
+//	go run ./examples/hostapp -open             # open mode: the REST API for any UUID v4 key, bounded
+//
+// With -open the host app serves rolegate's REST admin API in open mode,
+// the shape of the original RBAC service: any UUID v4 key is a namespace
+// of its own, and what one client may store and make the process do is
+// bounded (rows per client, namespaces, writes per second, reads in
+// flight, the audit log). It refuses to start when AUTH_CLIENT_KEY or
+// AUTH_CLIENT_KEYS is set (they close the admin plane), and it leaves out
+// the host app's own guarded routes (/notes...), whose guards check under
+// the host's key, which open mode does not have.
 //
 // Settings come from the environment or a .env file (see the README).
 package main
@@ -37,22 +47,26 @@ import (
 func main() {
 	newKey := flag.Bool("new-client-key", false, "print a new client key (a UUID version 4) and exit")
 	userHeader := flag.String("user-header", "", "trust this request header as the user name (for apps behind an authenticating proxy, and for trying rolegate without a login provider)")
+	open := flag.Bool("open", false, "serve the REST admin API in open mode (any UUID v4 key is a namespace, bounded); needs AUTH_CLIENT_KEY and AUTH_CLIENT_KEYS unset, and leaves out the app's own guarded routes")
 	flag.Parse()
 	if *newKey {
 		fmt.Println(uuid.NewString())
 		return
 	}
-	if err := run(*userHeader); err != nil {
+	if err := run(*userHeader, *open); err != nil {
 		fmt.Fprintln(os.Stderr, "hostapp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(userHeader string) error {
+func run(userHeader string, open bool) error {
 	host, herr := settingsFromEnv()
 	cfg, err := authz.ConfigFromEnv()
 	if err = errors.Join(herr, err); err != nil {
 		return err
+	}
+	if open && (cfg.ClientKey != "" || len(cfg.ClientKeys) > 0) {
+		return errors.New("-open serves the REST API to any UUID v4 key, but AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS is set (an admin plane closed to those keys); unset both to run in open mode")
 	}
 	level := slog.LevelInfo
 	if host.debug {
@@ -75,7 +89,7 @@ func run(userHeader string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	if cfg.ClientKey == "" {
+	if !open && cfg.ClientKey == "" {
 		// The guards check under this key; without it they cannot work
 		// (registering one panics with authz.ErrNoClientKey).
 		key, path, err := exampleClientKey(cfg)
@@ -93,7 +107,10 @@ func run(userHeader string) error {
 	}
 	defer az.Close()
 
-	engine, err := newEngine(az, cfg.TrustedProxies)
+	if open {
+		logOpenMode(log, cfg)
+	}
+	engine, err := newEngine(az, cfg.TrustedProxies, open)
 	if err != nil {
 		return err
 	}
@@ -122,6 +139,16 @@ func run(userHeader string) error {
 		return err
 	}
 	return nil
+}
+
+// logOpenMode says that the app runs in open mode, with the bounds in
+// force.
+func logOpenMode(log *slog.Logger, cfg authz.Config) {
+	log.Warn("open mode: the REST admin API accepts any UUID v4 key as a namespace of its own; the host app's guarded routes are left out",
+		"rows_per_client", cfg.MaxRowsPerClient, "namespaces", cfg.MaxNamespaces,
+		"writes_per_second", cfg.OpenWritesPerSecond, "write_burst", 2*cfg.OpenWritesPerSecond,
+		"reads_in_flight", cfg.MaxReadsInFlight, "cache_bytes", cfg.CacheMaxBytes, "cache_entries", cfg.CacheMaxUsers,
+		"audit_max_records", cfg.AuditMaxRecords, "audit_refusals_per_second", cfg.AuditRefusalsPerSecond)
 }
 
 // Timeouts of the server: a client that sends its headers or body slowly,

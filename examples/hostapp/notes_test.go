@@ -67,7 +67,7 @@ func testHost(t *testing.T, postgres bool) (base, key string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { az.Close() })
-	e, err := newEngine(az, nil)
+	e, err := newEngine(az, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,10 @@ type Pruner struct {
 	written atomic.Int64  // records written by this process since the last prune
 	poke    chan struct{} // wakes Run before its tick (see Wrote)
 	once    sync.Once
+
+	mu      sync.Mutex
+	next    chan struct{} // closed when the next run (not one in progress) ends
+	stopped bool          // Run has returned: Settle waits for nothing
 }
 
 // pokeShare is the share of MaxRecords that this process may write before
@@ -40,22 +44,66 @@ const pokeShare = 100
 // Wrote tells the pruner that n audit records were written. Once a
 // process has written a share of MaxRecords since the last prune, Run
 // prunes again at once (amortised: one prune per share written, never in
-// the writer's own path).
-func (p *Pruner) Wrote(n int) {
+// the writer's own path). It reports whether this write took the process
+// past its share: the writer should then Settle once it holds no lock.
+func (p *Pruner) Wrote(n int) (settle bool) {
 	if p == nil || n <= 0 {
-		return
+		return false
 	}
 	p.init()
-	if p.written.Add(int64(n)) < max(int64(p.MaxRecords/pokeShare), 1) {
-		return
+	if p.written.Add(int64(n)) < p.share() {
+		return false
 	}
 	select {
 	case p.poke <- struct{}{}:
 	default: // a prune is already due
 	}
+	return true
 }
 
-func (p *Pruner) init() { p.once.Do(func() { p.poke = make(chan struct{}, 1) }) }
+func (p *Pruner) init() {
+	p.once.Do(func() {
+		p.poke = make(chan struct{}, 1)
+		p.next = make(chan struct{})
+	})
+}
+
+// settleWait bounds how long Settle waits for a prune.
+const settleWait = 10 * time.Second
+
+// Settle makes a writer whose Wrote reported its share passed wait until
+// a prune that starts from now on has ended, so that its records are in
+// that prune's plan. A writer calls it after its commit, holding no lock
+// the pruner needs. Only writers past the share wait (amortised: the
+// others return from Wrote with false and never call it). So a client
+// writing as fast as the store takes it keeps the table within MaxRecords
+// plus the share plus what writers have in flight, at every moment, not
+// only once the pruner catches up.
+func (p *Pruner) Settle(ctx context.Context) {
+	if p == nil {
+		return
+	}
+	p.init()
+	p.mu.Lock()
+	next, stopped := p.next, p.stopped
+	p.mu.Unlock()
+	if stopped {
+		return
+	}
+	select {
+	case p.poke <- struct{}{}: // that next run is due now
+	default:
+	}
+	t := time.NewTimer(settleWait)
+	defer t.Stop()
+	select {
+	case <-next:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+func (p *Pruner) share() int64 { return max(int64(p.MaxRecords/pokeShare), 1) }
 
 // Run deletes audit records older than Retention and, beyond MaxRecords,
 // the oldest of the clients holding the most: at once, then every Every,
@@ -66,9 +114,22 @@ func (p *Pruner) Run(ctx context.Context) {
 	p.init()
 	t := time.NewTicker(p.Every)
 	defer t.Stop()
+	defer func() {
+		p.mu.Lock()
+		p.stopped = true
+		close(p.next)
+		p.mu.Unlock()
+	}()
 	for {
+		// Writers that Settle from now on wait for the run after this
+		// one: this one may have read its plan before their records.
+		p.mu.Lock()
+		this := p.next
+		p.next = make(chan struct{})
+		p.mu.Unlock()
 		p.written.Store(0)
 		p.Prune(ctx)
+		close(this)
 		select {
 		case <-ctx.Done():
 			return

@@ -3,6 +3,7 @@ package rbac
 import (
 	"errors"
 
+	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -54,4 +55,9 @@ var (
 	// ErrBadRequest: a malformed request, body, batch or query parameter
 	// (HTTP 400).
 	ErrBadRequest = errors.New("malformed request")
+	// ErrRateLimited: in open mode, a client is over its write rate
+	// (AUTH_OPEN_WRITES_PER_SECOND) or its store-reading requests in
+	// flight (AUTH_MAX_READS_IN_FLIGHT). Nothing was done; the error is a
+	// *limits.Refused saying when to retry (HTTP 429 with Retry-After).
+	ErrRateLimited = limits.ErrTooMany
 )

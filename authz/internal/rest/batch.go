@@ -89,8 +89,9 @@ func (a *API) batch(c *gin.Context) {
 		detail := reason
 		if status < 500 && errors.As(err, &oe) {
 			detail = oe.Detail
-		} else if errors.Is(err, rbac.ErrQuotaExceeded) {
+		} else if errors.Is(err, rbac.ErrQuotaExceeded) || errors.Is(err, rbac.ErrRateLimited) {
 			detail = err.Error() // names the setting; nothing secret
+			setRetryAfter(c, err)
 		}
 		if status >= 500 {
 			a.log.LogAttrs(ctx, slog.LevelWarn, "rest: batch failed", slog.String("request_id", middleware.RequestIDFrom(c)),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
 )
@@ -25,6 +26,11 @@ type Config struct {
 	// MaxBatchOperations bounds POST /api/batch; a body with more is
 	// refused as soon as the decoder sees one more.
 	MaxBatchOperations int
+	// Reads, when set, bounds the store-reading requests (every route
+	// that is not a write) of one client in flight: Acquire is called
+	// with the client's fingerprint, and a refusal (a *limits.Refused) is
+	// answered 429 with Retry-After.
+	Reads *limits.InFlight
 }
 
 // API is the REST admin API, ready to register.
@@ -33,6 +39,7 @@ type API struct {
 	accept   func(string) bool
 	log      *slog.Logger
 	maxBatch int
+	reads    *limits.InFlight
 }
 
 // New returns the REST admin API of cfg.
@@ -44,7 +51,7 @@ func New(cfg Config) (*API, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations}, nil
+	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads}, nil
 }
 
 // Route is one route of the API with its whole chain: path-parameter
@@ -174,6 +181,14 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			return
 		}
 		call := &request{c: c, ctx: ctx, cl: cl, args: make([]string, 0, len(rt.params))}
+		if a.reads != nil && !rt.write {
+			release, err := a.reads.Acquire(cl.Fingerprint())
+			if err != nil {
+				a.fail(c, ctx, rt, call, err)
+				return
+			}
+			defer release()
+		}
 		if err := checkQuery(c, rt); err != nil {
 			a.fail(c, ctx, rt, call, refuse(err))
 			return
@@ -234,6 +249,9 @@ func (a *API) fail(c *gin.Context, ctx context.Context, rt route, call *request,
 	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
 		// Our own texts: they name the field and the rule, never echo input.
 		detail = err.Error()
+	case http.StatusTooManyRequests:
+		detail = err.Error() // names the setting
+		setRetryAfter(c, err)
 	case http.StatusServiceUnavailable:
 		a.log.LogAttrs(ctx, slog.LevelWarn, "rest: store unavailable",
 			slog.String("action", rt.action), slog.String("request_id", middleware.RequestIDFrom(c)),

@@ -3,6 +3,11 @@ package rest
 import (
 	"errors"
 	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/rolegate/rolegate/authz/internal/limits"
 
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/authz/internal/revision"
@@ -36,6 +41,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusInsufficientStorage, "storage quota exceeded"
 	case errors.Is(err, rbac.ErrShapeLimit):
 		return http.StatusUnprocessableEntity, "inheritance past a limit"
+	case errors.Is(err, rbac.ErrRateLimited):
+		return http.StatusTooManyRequests, "too many requests"
 	case errors.Is(err, rbac.ErrCycle):
 		return http.StatusConflict, "inheritance cycle"
 	case errors.Is(err, rbac.ErrUserExists):
@@ -52,4 +59,12 @@ func StatusOf(err error) (int, string) {
 func Reason(err error) string {
 	_, reason := StatusOf(err)
 	return reason
+}
+
+// setRetryAfter sets the Retry-After header of a 429: the seconds the
+// refusal names (see limits.Refused).
+func setRetryAfter(c *gin.Context, err error) {
+	if s, ok := limits.RetryAfter(err); ok {
+		c.Header("Retry-After", strconv.Itoa(s))
+	}
 }

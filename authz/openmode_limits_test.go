@@ -1,0 +1,108 @@
+package authz
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// In open mode a client writes at most AUTH_OPEN_WRITES_PER_SECOND, in
+// bursts of twice that: past it the REST API answers 429 with
+// Retry-After and stores nothing, the library returns ErrRateLimited (a
+// *RateLimitError), and another client is not held back. With admin keys
+// there is no such limit.
+func TestOpenModeWriteRate(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		az, _ := openREST(t, target, func(c *Config) { c.OpenWritesPerSecond = 5 })
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		for i := range 10 { // the burst
+			if w := performRequest(e, http.MethodPost, "/api/role/r"+string(rune('a'+i)), key, nil); w.Code != http.StatusCreated {
+				t.Fatalf("write %d of the burst: %d %s", i, w.Code, w.Body)
+			}
+		}
+		w := performRequest(e, http.MethodPost, "/api/role/over", key, nil)
+		body := checkEnvelope(t, w, http.StatusTooManyRequests)
+		if ra := w.Header().Get("Retry-After"); ra != "1" {
+			t.Errorf("Retry-After = %q, want 1", ra)
+		}
+		if d, _ := body["error"].(string); !strings.Contains(d, "AUTH_OPEN_WRITES_PER_SECOND") {
+			t.Errorf("error %q does not name the setting", d)
+		}
+		if ok, err := mustClient(t, az, key).GetRole(ctx, "over"); err == nil {
+			t.Errorf("the refused write was stored: %+v", ok)
+		}
+		w = performRequest(e, http.MethodPost, "/api/batch", key, strings.NewReader(`{"operations":[{"op":"add_role","role":"b"}]}`))
+		checkEnvelope(t, w, http.StatusTooManyRequests)
+		if w.Header().Get("Retry-After") == "" {
+			t.Error("batch 429 without Retry-After")
+		}
+		// The library of the same client is held to the same rate.
+		_, err := mustClient(t, az, key).AddRole(ctx, "lib", "")
+		var rl *RateLimitError
+		if !errors.Is(err, ErrRateLimited) || !errors.As(err, &rl) || rl.RetryAfter <= 0 {
+			t.Errorf("library write over the rate: %v, want ErrRateLimited with a delay", err)
+		}
+		// Another client has its own rate.
+		if w := performRequest(e, http.MethodPost, "/api/role/x", newKey(), nil); w.Code != http.StatusCreated {
+			t.Errorf("another client: %d %s", w.Code, w.Body)
+		}
+		// Reads are not writes.
+		checkEnvelope(t, performRequest(e, http.MethodGet, "/api/roles", key, nil), http.StatusOK)
+
+		admin := uuid.NewString()
+		closed, _ := openREST(t, freshTarget(t, target), func(c *Config) { c.OpenWritesPerSecond = 5; c.ClientKey = admin })
+		ce := newTestRouter(t, closed, "")
+		for i := range 30 {
+			if w := performRequest(ce, http.MethodPost, "/api/role/r"+string(rune('a'+i)), admin, nil); w.Code != http.StatusCreated {
+				t.Fatalf("admin write %d: %d %s", i, w.Code, w.Body)
+			}
+		}
+	})
+}
+
+// In open mode a client has at most AUTH_MAX_READS_IN_FLIGHT store-reading
+// requests running at once: one more is 429 with Retry-After; another
+// client, and the same client's writes, are not held back.
+func TestOpenModeReadsInFlight(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		az, _ := openREST(t, target, func(c *Config) { c.MaxReadsInFlight = 4 })
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		checkEnvelope(t, performRequest(e, http.MethodPost, "/api/role/r", key, nil), http.StatusCreated)
+		// Four requests of this client in flight, held here.
+		fp := mustClient(t, az, key).fingerprint
+		var held []func()
+		for range 4 {
+			release, err := az.readGate.Acquire(fp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held = append(held, release)
+		}
+		for _, path := range []string{"/api/roles", "/api/role/r", "/api/has_permission/u/p", "/api/role_permissions/r?effective=true"} {
+			w := performRequest(e, http.MethodGet, path, key, nil)
+			body := checkEnvelope(t, w, http.StatusTooManyRequests)
+			if w.Header().Get("Retry-After") != "1" {
+				t.Errorf("%s: Retry-After = %q, want 1", path, w.Header().Get("Retry-After"))
+			}
+			if d, _ := body["error"].(string); !strings.Contains(d, "AUTH_MAX_READS_IN_FLIGHT") {
+				t.Errorf("%s: error %q does not name the setting", path, d)
+			}
+		}
+		checkEnvelope(t, performRequest(e, http.MethodPost, "/api/role/w", key, nil), http.StatusCreated)
+		checkEnvelope(t, performRequest(e, http.MethodGet, "/api/roles", newKey(), nil), http.StatusOK)
+		held[0]()
+		checkEnvelope(t, performRequest(e, http.MethodGet, "/api/roles", key, nil), http.StatusOK)
+		for _, r := range held[1:] {
+			r()
+		}
+	})
+}
