@@ -122,6 +122,9 @@ func openRolegateEmpty(dir string) (*rolegateEngine, error) {
 	cfg := authz.DefaultConfig()
 	cfg.SQLitePath = filepath.Join(dir, "rolegate.sqlite3")
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	// Open mode (no admin keys) bounds each client's writes and reads in
+	// flight against strangers; this client is the test's own and faster.
+	cfg.OpenWritesPerSecond, cfg.MaxReadsInFlight = 1_000_000, 1<<20
 	az, err := authz.Open(bg, cfg)
 	if err != nil {
 		return nil, err

@@ -234,6 +234,9 @@ func importInto(t *testing.T, p authz.Policy) rolegate {
 	cfg.DatabaseType = "sqlite"
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "auth.sqlite3")
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	// Open mode (no admin keys) bounds each client's writes and reads in
+	// flight against strangers; this client is the test's own and faster.
+	cfg.OpenWritesPerSecond, cfg.MaxReadsInFlight = 1_000_000, 1<<20
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	az, err := authz.Open(ctx, cfg)
