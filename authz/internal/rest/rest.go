@@ -144,6 +144,7 @@ type request struct {
 	ctx  context.Context
 	cl   Caller
 	args []string // the checked URL parameters, in route.params order
+	argv [2]string
 	page pageWindow
 }
 
@@ -170,7 +171,8 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			a.fail(c, ctx, rt, nil, refuse(err))
 			return
 		}
-		call := &request{c: c, ctx: ctx, cl: cl, args: make([]string, 0, len(rt.params))}
+		call := &request{c: c, ctx: ctx, cl: cl}
+		call.args = call.argv[:0]
 		if err := checkQuery(c, rt); err != nil {
 			a.fail(c, ctx, rt, call, refuse(err))
 			return
@@ -196,6 +198,10 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 		status, message, data, err := rt.run(call)
 		if err != nil {
 			a.fail(c, ctx, rt, call, err)
+			return
+		}
+		if r, ok := data.(result); ok && status == http.StatusOK && message == resultMessage {
+			resultEnvelopes[btoi(r.Result)].Respond(c) // the checks' answer, without reflection
 			return
 		}
 		middleware.Respond(c, status, message, data)
@@ -297,6 +303,23 @@ type (
 // result is the data of GET permission, membership and has_permission.
 type result struct {
 	Result bool `json:"result"`
+}
+
+// resultMessage is the message of a result.
+const resultMessage = "ok"
+
+// resultEnvelopes are the success envelopes of a result, false and true,
+// built once.
+var resultEnvelopes = [2]middleware.FixedEnvelope{
+	middleware.MustFixedEnvelope(http.StatusOK, resultMessage, result{Result: false}),
+	middleware.MustFixedEnvelope(http.StatusOK, resultMessage, result{Result: true}),
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // deleted is the data of every DELETE.
