@@ -223,8 +223,8 @@ func TestOpenModeRowLimitCountsEarlierRows(t *testing.T) {
 				}
 			}
 		}
-		// As if other's rows were written before rolegate_row_bounds existed.
-		if _, err := closed.db.NewRaw("DELETE FROM rolegate_row_bounds WHERE ns = ?", mustClient(t, closed, other).scope.NS).Exec(ctx); err != nil {
+		// As if other's rows were written before row bounds were kept.
+		if _, err := closed.db.NewRaw("UPDATE rolegate_revisions SET row_bound = NULL WHERE ns = ?", mustClient(t, closed, other).scope.NS).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 		closed.Close()

@@ -71,7 +71,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		c.az.sqliteWriters.Lock()
 		defer c.az.sqliteWriters.Unlock()
 	}
-	var first, rev int64
+	var first, rev, bound int64
 	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if changed, err = fn(ctx, writer{db: tx}); err != nil {
@@ -95,7 +95,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		}
 		// Last before commit: the revision row is the one lock all of a
 		// client's writers share, so it is held as briefly as possible.
-		if rev, err = storage.RecordChange(ctx, tx, c.scope, c.logged(ch)); err != nil {
+		if rev, bound, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
 			return err
 		}
 		first = rev
@@ -112,7 +112,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			// checked on the exact count, in the same transaction.
 			return c.az.checkQuotaCounted(ctx, tx, c.scope.NS, rev)
 		case ch.action[:3] == "add":
-			return c.az.checkQuota(ctx, tx, c.scope.NS, rev)
+			return c.az.checkQuota(ctx, tx, c.scope.NS, rev, bound)
 		}
 		return nil
 	})
@@ -165,9 +165,14 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 }
 
 // logged is the change as the change log records it, with this process's
-// writer id.
+// writer id and the rows it added (one for a single add; a write of many
+// recounts them).
 func (c *Client) logged(ch change) storage.Change {
-	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.writer}
+	var rows int64
+	if !ch.many && ch.action[:3] == "add" {
+		rows = 1
+	}
+	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.writer, Rows: rows}
 }
 
 // outcome words the result of a write for the audit log. Only a change

@@ -3,10 +3,10 @@ package middleware
 import (
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/puzpuzpuz/xsync/v3"
 )
 
 // Logger logs one line per request at the end of it: method, path, status,
@@ -22,7 +22,7 @@ import (
 // line drops to Debug (5xx stay at Error), so a request is not logged
 // twice at the default level.
 func Logger(l *slog.Logger) gin.HandlerFunc {
-	var hostLogs sync.Map // route key -> bool: the chain holds gin's logger
+	hostLogs := xsync.NewMapOf[routeKey, bool]() // whether the route's chain holds gin's logger
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
@@ -31,33 +31,41 @@ func Logger(l *slog.Logger) gin.HandlerFunc {
 			log = slog.Default()
 		}
 		status := c.Writer.Status()
+		ctx := c.Request.Context()
 		level := slog.LevelInfo
-		if status >= 500 {
+		switch {
+		case status >= 500:
 			level = slog.LevelError
-		} else if chainHasGinLogger(c, &hostLogs) {
+		case !log.Enabled(ctx, slog.LevelInfo) && !log.Enabled(ctx, slog.LevelDebug):
+			return // the line would be dropped at either level: build nothing
+		case chainHasGinLogger(c, hostLogs):
 			level = slog.LevelDebug
 		}
-		attrs := []slog.Attr{
+		if !log.Enabled(ctx, level) {
+			return
+		}
+		var buf [6]slog.Attr
+		attrs := append(buf[:0],
 			slog.String("method", c.Request.Method),
 			slog.String("path", routeOf(c)),
 			slog.Int("status", status),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("request_id", RequestIDFrom(c)),
-		}
+		)
 		if theirs := ClientRequestIDFrom(c); theirs != "" {
 			// The caller's correlation id, beside ours, never as ours.
 			attrs = append(attrs, slog.String("client_request_id", theirs))
 		}
-		log.LogAttrs(c.Request.Context(), level, "request", attrs...)
+		log.LogAttrs(ctx, level, "request", attrs...)
 	}
 }
 
 // chainHasGinLogger reports whether the request's handler chain holds
 // gin's logger, once per route (the handler names cost a lookup each).
-func chainHasGinLogger(c *gin.Context, seen *sync.Map) bool {
-	key := c.Request.Method + " " + c.FullPath()
+func chainHasGinLogger(c *gin.Context, seen *xsync.MapOf[routeKey, bool]) bool {
+	key := routeKey{c.Request.Method, c.FullPath()}
 	if v, ok := seen.Load(key); ok {
-		return v.(bool)
+		return v
 	}
 	has := false
 	for _, n := range c.HandlerNames() {
@@ -71,3 +79,6 @@ func chainHasGinLogger(c *gin.Context, seen *sync.Map) bool {
 	}
 	return has
 }
+
+// routeKey names a route: its method and pattern.
+type routeKey struct{ method, path string }

@@ -1,6 +1,8 @@
 package middleware
 
 import (
+	"net/http"
+
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 )
@@ -8,6 +10,9 @@ import (
 // HeaderRequestID is the request and response header carrying the request
 // id.
 const HeaderRequestID = "X-Request-ID"
+
+// canonicalRequestID is HeaderRequestID as a key of http.Header.
+var canonicalRequestID = http.CanonicalHeaderKey(HeaderRequestID)
 
 // maxRequestIDLen bounds what we accept from clients: the id goes into logs
 // and audit records.
@@ -25,12 +30,14 @@ const maxRequestIDLen = 64
 // markup); otherwise it is dropped. It is never echoed back as ours.
 func RequestID() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if theirs := c.GetHeader(HeaderRequestID); saneRequestID(theirs) {
-			c.Set(clientRequestIDCtx, theirs)
+		// The header maps by their canonical key: no canonicalising per
+		// request.
+		if theirs := c.Request.Header[canonicalRequestID]; len(theirs) > 0 && saneRequestID(theirs[0]) {
+			c.Set(clientRequestIDCtx, theirs[0])
 		}
 		id := uuid.NewString()
 		c.Set(requestIDCtx, id)
-		c.Header(HeaderRequestID, id)
+		c.Writer.Header()[canonicalRequestID] = []string{id}
 		c.Next()
 	}
 }

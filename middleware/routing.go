@@ -42,7 +42,10 @@ func MethodNotAllowed() gin.HandlerFunc {
 // left alone: they came from URL.Path, which is decoded as a path.
 func DecodePathParams() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if len(c.Params) == 0 {
+		if len(c.Params) == 0 || c.Request.URL.RawPath == "" {
+			// Without a RawPath, the request's escaping is the canonical
+			// one and gin took the values from URL.Path, decoded as a path
+			// already: what this would set them to.
 			return
 		}
 		route := strings.Split(c.FullPath(), "/")

@@ -122,6 +122,9 @@ type Change struct {
 	// Writer: the id of the process that writes it (see ChangedUsers);
 	// empty is stored as NULL, someone unknown.
 	Writer string
+	// Rows: how many rows the write added, by which the namespace's row
+	// bound rises (see RecordChangeBound).
+	Rows int64
 }
 
 // logValue is the user_name column of the change: NULL for all, the
@@ -150,38 +153,56 @@ func (c Change) logValue(s Scope) sql.NullString {
 // replica still running without the key, once another has turned
 // encryption on, refuses the write (503) instead of writing plain text.
 func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, error) {
+	rev, _, err := RecordChangeBound(ctx, db, s, ch)
+	return rev, err
+}
+
+// RecordChangeBound is RecordChange that also raises the namespace's row
+// bound by ch.Rows in the same statement, and returns it: an upper bound
+// of the rows the namespace holds, or -1 when it is not known (the
+// namespace's first write, or one from before the bound was kept; see
+// RecountRows).
+func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev, bound int64, err error) {
 	stored := ch.logValue(s)
 	role := sql.NullString{String: ch.Role, Valid: ch.Role != "" && !ch.All}
 	deleted := role.Valid && ch.RoleDeleted
 	writer := sql.NullString{String: ch.Writer, Valid: ch.Writer != ""}
-	var rev int64
+	var b sql.NullInt64
 	if IsPostgres(db) {
-		err := db.NewRaw(`WITH r AS (
-				INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
-				ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1
-				RETURNING revision),
+		err := db.NewRaw(`WITH r AS (`+revisionUpsert+`),
 			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted, writer)
 				SELECT ?, revision, ?, ?, ?, ? FROM r WHERE `+writerGuard+` RETURNING revision)
-			SELECT c.revision FROM c, (SELECT pg_notify(?, ?)) n`,
-			s.NS, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev)
+			SELECT c.revision, r.row_bound FROM c, r, (SELECT pg_notify(?, ?)) n`,
+			s.NS, ch.Rows, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev, &b)
 		if errors.Is(err, sql.ErrNoRows) {
-			return 0, ErrKeyMismatch
+			return 0, 0, ErrKeyMismatch
 		}
-		return rev, Classify(err)
+		if err != nil {
+			return 0, 0, Classify(err)
+		}
+		return rev, boundOf(b), nil
 	}
-	rev, err := bumpRevision(ctx, db, s.NS)
+	rev, b, err = bumpRevision(ctx, db, s.NS, ch.Rows)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	res, err := db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted, writer) SELECT ?, ?, ?, ?, ?, ? WHERE "+writerGuard,
 		s.NS, rev, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck).Exec(ctx)
 	if err != nil {
-		return 0, Classify(err)
+		return 0, 0, Classify(err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return 0, ErrKeyMismatch
+		return 0, 0, ErrKeyMismatch
 	}
-	return rev, nil
+	return rev, boundOf(b), nil
+}
+
+// boundOf is a row bound as RecordChangeBound returns it: -1 for unknown.
+func boundOf(b sql.NullInt64) int64 {
+	if !b.Valid {
+		return -1
+	}
+	return b.Int64
 }
 
 // CheckWriter is RecordChange's check of the store's encryption state for

@@ -11,7 +11,10 @@ import (
 const MigrationLockKey = migrationLockKey
 
 // BumpRevision is bumpRevision: a revision with no change log entry.
-var BumpRevision = bumpRevision
+func BumpRevision(ctx context.Context, db bun.IDB, ns string) (int64, error) {
+	rev, _, err := bumpRevision(ctx, db, ns, 0)
+	return rev, err
+}
 
 // Resolve is resolve: the dialect and driver target of a config.
 var Resolve = resolve

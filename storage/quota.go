@@ -10,11 +10,12 @@ func init() {
 	AddMigration("20261123090200", "row bounds per namespace", quotaUp, quotaDown)
 }
 
-// rolegate_row_bounds keeps, per namespace, an upper bound of the rows it
+// rolegate_row_bounds kept, per namespace, an upper bound of the rows it
 // holds (roles, grants, memberships): the exact count when it was last
 // taken, plus one for each add since. Deletes leave it high. Counting
 // exactly is a scan of the namespace (several milliseconds at 10,000
-// rows), so a write counts only when the bound passes the limit.
+// rows), so a write counts only when the bound passes the limit. The
+// bound now lives on the revision row (see rowBoundUp).
 func quotaUp(ctx context.Context, db *bun.DB) error {
 	_, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS rolegate_row_bounds (
 		ns TEXT NOT NULL PRIMARY KEY,
@@ -28,58 +29,55 @@ func quotaDown(ctx context.Context, db *bun.DB) error {
 	return err
 }
 
-// AddRowBound raises the namespace's row bound by one for a write that
-// added a row, and returns it. A namespace without a bound yet (new, or
-// from before this table) gets its exact count. Call it in the write's
-// transaction after RecordChange: the namespace's revision row, locked
-// by then, orders its writers, so the bound and the count include every
-// earlier writer's rows, on PostgreSQL too.
-func AddRowBound(ctx context.Context, db bun.IDB, ns string) (int64, error) {
-	var bound []int64
-	if err := db.NewRaw("UPDATE rolegate_row_bounds SET bound = bound + 1 WHERE ns = ? RETURNING bound", ns).Scan(ctx, &bound); err != nil {
-		return 0, Classify(err)
-	}
-	if len(bound) == 1 {
-		return bound[0], nil
-	}
-	return RecountRows(ctx, db, ns)
-}
+// rowCount counts the rows of a namespace (argument 1, five times):
+// roles, grants, memberships global and scoped, inheritance links.
+const rowCount = `(SELECT count(*) FROM rolegate_roles WHERE ns = ?)
+	+ (SELECT count(*) FROM rolegate_permissions WHERE ns = ?)
+	+ (SELECT count(*) FROM rolegate_memberships WHERE ns = ?)
+	+ (SELECT count(*) FROM rolegate_scoped_memberships WHERE ns = ?)
+	+ (SELECT count(*) FROM rolegate_role_parents WHERE ns = ?)`
 
 // RecountRows counts the rows a namespace holds (roles, grants,
 // memberships global and scoped, inheritance links) and sets its row bound
-// to that count. In a write's transaction, call it after RecordChange (see
-// AddRowBound).
+// to that count, in one statement. Call it in a write's transaction after
+// RecordChange, whose revision bump holds the row that orders the
+// namespace's writers (so the count includes every earlier writer's rows,
+// on PostgreSQL too) and which the bound is kept on.
 func RecountRows(ctx context.Context, db bun.IDB, ns string) (int64, error) {
 	var n int64
-	err := db.NewRaw(`SELECT (SELECT count(*) FROM rolegate_roles WHERE ns = ?)
-		+ (SELECT count(*) FROM rolegate_permissions WHERE ns = ?)
-		+ (SELECT count(*) FROM rolegate_memberships WHERE ns = ?)
-		+ (SELECT count(*) FROM rolegate_scoped_memberships WHERE ns = ?)
-		+ (SELECT count(*) FROM rolegate_role_parents WHERE ns = ?)`, ns, ns, ns, ns, ns).Scan(ctx, &n)
-	if err != nil {
-		return 0, Classify(err)
-	}
-	_, err = db.NewRaw(`INSERT INTO rolegate_row_bounds (ns, bound) VALUES (?, ?)
-		ON CONFLICT (ns) DO UPDATE SET bound = excluded.bound`, ns, n).Exec(ctx)
+	err := db.NewRaw("UPDATE rolegate_revisions SET row_bound = "+rowCount+" WHERE ns = ? RETURNING row_bound",
+		ns, ns, ns, ns, ns, ns).Scan(ctx, &n)
 	return n, Classify(err)
+}
+
+// RecountRowsAndNamespaces is RecountRows that also counts the namespaces
+// that were ever written (each has a revision row), for the transaction
+// of a namespace's first write: on PostgreSQL it first takes a transaction
+// advisory lock, so that such writes count one after the other and a
+// limit holds exactly across replicas (SQLite has one writer at a time
+// anyway). Two statements on PostgreSQL (the lock, then both counts), one
+// on SQLite.
+func RecountRowsAndNamespaces(ctx context.Context, db bun.IDB, ns string) (rows int64, namespaces int, err error) {
+	if err := lockNamespaces(ctx, db); err != nil {
+		return 0, 0, err
+	}
+	err = db.NewRaw("UPDATE rolegate_revisions SET row_bound = "+rowCount+" WHERE ns = ? RETURNING row_bound, (SELECT count(*) FROM rolegate_revisions)",
+		ns, ns, ns, ns, ns, ns).Scan(ctx, &rows, &namespaces)
+	return rows, namespaces, Classify(err)
 }
 
 // namespacesLockKey names the transaction advisory lock that orders the
 // first writes of new namespaces on PostgreSQL, one per schema.
 const namespacesLockKey = "hashtext(current_schema() || '.rolegate_namespaces')"
 
-// CountNamespaces counts the namespaces that were ever written (each has a
-// revision row). Call it in the transaction of a namespace's first write,
-// after RecordChange: on PostgreSQL it first takes a transaction advisory
-// lock, so that such writes count one after the other and a limit holds
-// exactly across replicas; SQLite has one writer at a time anyway.
-func CountNamespaces(ctx context.Context, db bun.IDB) (int, error) {
-	if IsPostgres(db) {
-		if _, err := db.NewRaw("SELECT pg_advisory_xact_lock(" + namespacesLockKey + ")").Exec(ctx); err != nil {
-			return 0, Classify(err)
-		}
+// lockNamespaces takes, on PostgreSQL, the transaction advisory lock that
+// orders the first writes of new namespaces. The counts that follow it run
+// in a statement of their own, so that its snapshot is taken after the
+// lock was granted.
+func lockNamespaces(ctx context.Context, db bun.IDB) error {
+	if !IsPostgres(db) {
+		return nil
 	}
-	var n int
-	err := db.NewRaw("SELECT count(*) FROM rolegate_revisions").Scan(ctx, &n)
-	return n, Classify(err)
+	_, err := db.NewRaw("SELECT pg_advisory_xact_lock(" + namespacesLockKey + ")").Exec(ctx)
+	return Classify(err)
 }

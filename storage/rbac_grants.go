@@ -14,13 +14,9 @@ import (
 // AddPermission grants a permission to a role; ErrRoleNotFound when the
 // role does not exist; created is false when it was already granted.
 func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (created bool, err error) {
-	if err := requireRole(ctx, db, s, role); err != nil {
-		return false, err
-	}
-	res, err := db.NewRaw(
-		"INSERT INTO rolegate_permissions (ns, role, name) VALUES (?, ?, ?) ON CONFLICT (ns, role, name) DO NOTHING",
-		s.NS, role, s.storedPerm(name)).Exec(ctx)
-	return affected(res, err)
+	return insertForRole(ctx, db, s, role,
+		"INSERT INTO rolegate_permissions (ns, role, name) SELECT ?, ?, ? WHERE "+roleGuard+" ON CONFLICT (ns, role, name) DO NOTHING",
+		s.NS, role, s.storedPerm(name), s.NS, role)
 }
 
 // DeletePermission revokes a permission from a role.

@@ -11,19 +11,14 @@ import (
 // is "", else in that scope only. ErrRoleNotFound when the role does not
 // exist; created is false when it already was.
 func AddMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (created bool, err error) {
-	if err := requireRole(ctx, db, s, role); err != nil {
-		return false, err
-	}
-	var res sql.Result
 	if scope == "" {
-		res, err = db.NewRaw(
-			"INSERT INTO rolegate_memberships (ns, user_name, role) VALUES (?, ?, ?) ON CONFLICT (ns, user_name, role) DO NOTHING",
-			s.NS, s.storedUser(user), role).Exec(ctx)
-	} else {
-		res, err = db.NewRaw(`INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) VALUES (?, ?, ?, ?)
-		ON CONFLICT (ns, user_name, scope, role) DO NOTHING`, s.NS, scope, s.storedUser(user), role).Exec(ctx)
+		return insertForRole(ctx, db, s, role,
+			"INSERT INTO rolegate_memberships (ns, user_name, role) SELECT ?, ?, ? WHERE "+roleGuard+" ON CONFLICT (ns, user_name, role) DO NOTHING",
+			s.NS, s.storedUser(user), role, s.NS, role)
 	}
-	return affected(res, err)
+	return insertForRole(ctx, db, s, role,
+		"INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) SELECT ?, ?, ?, ? WHERE "+roleGuard+" ON CONFLICT (ns, user_name, scope, role) DO NOTHING",
+		s.NS, scope, s.storedUser(user), role, s.NS, role)
 }
 
 // DeleteMembership removes the user's membership of the role: the global

@@ -160,5 +160,5 @@ func resultAnswer(ok bool, err error) (int, string, any, error) {
 	if err != nil {
 		return 0, "", nil, err
 	}
-	return http.StatusOK, "ok", result{Result: ok}, nil
+	return http.StatusOK, resultMessage, result{Result: ok}, nil
 }

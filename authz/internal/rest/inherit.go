@@ -57,6 +57,9 @@ type inheritance struct {
 // scopeParam reads the optional ?scope=S: "" when absent; a 400 when empty,
 // given twice or not a valid name.
 func scopeParam(call *request) (string, error) {
+	if call.c.Request.URL.RawQuery == "" {
+		return "", nil
+	}
 	v, ok, err := queryValue(call.c.Request.URL.Query(), "scope")
 	if err != nil || !ok {
 		return "", err
@@ -69,6 +72,9 @@ func scopeParam(call *request) (string, error) {
 
 // flag reads an optional boolean query parameter (?effective=true).
 func flag(call *request, name string) (bool, error) {
+	if call.c.Request.URL.RawQuery == "" {
+		return false, nil
+	}
 	v, ok, err := queryValue(call.c.Request.URL.Query(), name)
 	if err != nil || !ok {
 		return false, err

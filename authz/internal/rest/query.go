@@ -57,6 +57,9 @@ func parsePage(c *gin.Context) (pageWindow, error) {
 // "?scpoe=org-1" or "?Scope=org-1" must not turn a scoped membership into
 // a global one), naming it and the ones the route accepts.
 func checkQuery(c *gin.Context, rt route) error {
+	if c.Request.URL.RawQuery == "" {
+		return nil
+	}
 	q, err := url.ParseQuery(c.Request.URL.RawQuery)
 	if err != nil {
 		return fmt.Errorf("%w: malformed query string (separate parameters with '&', escape reserved characters)", errBadRequest)
