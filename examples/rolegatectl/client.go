@@ -19,6 +19,9 @@ type api struct {
 	key  string
 	hc   *http.Client
 	doc  map[string]any // the server's OpenAPI document, fetched once when needed
+	// atLeast, when set, is sent as ?at_least= with every read, so that a
+	// read on one replica is never older than a write made on another.
+	atLeast string
 }
 
 // envelope is rolegate's success and error envelope.
@@ -50,6 +53,14 @@ const pageSize = 1000
 // their kind.
 func (a *api) call(ctx context.Context, method, path string, query url.Values, body any) (int, json.RawMessage, error) {
 	u := a.base + path
+	if a.atLeast != "" && method == http.MethodGet {
+		q := url.Values{}
+		for k, v := range query {
+			q[k] = v
+		}
+		q.Set("at_least", a.atLeast)
+		query = q
+	}
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}

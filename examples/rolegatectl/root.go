@@ -27,6 +27,7 @@ type env struct {
 type globals struct {
 	url     string
 	keyFile string
+	atLeast string
 	output  string
 	timeout time.Duration
 	env     env
@@ -66,6 +67,7 @@ or not found, 2 usage or bad input, 3 server unreachable.`,
 	f.StringVar(&g.url, "url", "", "server URL (default $ROLEGATE_URL, else http://127.0.0.1:8000)")
 	f.StringVar(&g.keyFile, "key-file", "", "file holding the client key (default: $ROLEGATE_KEY)")
 	f.StringVarP(&g.output, "output", "o", "table", "output format: table or json")
+	f.StringVar(&g.atLeast, "at-least", "", "reads answer from state at least this revision (a token from `rolegatectl revision` or a write's Rolegate-Revision; default $ROLEGATE_AT_LEAST)")
 	f.DurationVar(&g.timeout, "timeout", 5*time.Minute, "time limit of the whole command")
 	_ = root.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{code: exitUsage, err: err} })
@@ -76,7 +78,7 @@ or not found, 2 usage or bad input, 3 server unreachable.`,
 		return nil
 	}
 	root.AddCommand(newRoleCmd(g), newGrantCmd(g), newMemberCmd(g), newInheritCmd(g), newUserCmd(g),
-		newCheckCmd(g), newWhoCanCmd(g), newWhichRolesCmd(g), newAuditCmd(g))
+		newCheckCmd(g), newWhoCanCmd(g), newWhichRolesCmd(g), newAuditCmd(g), newRevisionCmd(g))
 	addLaterCommands(root, g)
 	return root
 }
@@ -100,7 +102,11 @@ func (g *globals) client() (*api, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.api = &api{base: strings.TrimRight(base, "/"), key: key, hc: &http.Client{Timeout: 2 * time.Minute}}
+	atLeast := g.atLeast
+	if atLeast == "" {
+		atLeast = g.env.getenv("ROLEGATE_AT_LEAST")
+	}
+	g.api = &api{base: strings.TrimRight(base, "/"), key: key, atLeast: atLeast, hc: &http.Client{Timeout: 2 * time.Minute}}
 	return g.api, nil
 }
 
