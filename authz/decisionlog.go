@@ -80,6 +80,9 @@ func (o *guardObserver) GuardDecided(c *gin.Context, d middleware.GuardDecision)
 			o.last.Store(rd)
 		}
 		rd.By[d.Outcome].Inc()
+		if d.By == middleware.DecidedByPredicate {
+			rd.ByPredicate[d.Outcome].Inc()
+		}
 	}
 	dl := o.az.decisions
 	if d.Outcome == middleware.GuardAllowed && !dl.LogAllowed || !dl.On() {

@@ -52,6 +52,9 @@ func newMetricsHost(t *testing.T, target storagetest.Target, mod func(*Config)) 
 		t.Fatal(err)
 	}
 	r.GET("/notes/:id", h.az.RequirePermission("edit"), func(c *gin.Context) { c.Status(http.StatusNoContent) })
+	// The owner of every note here is "owner".
+	isOwner := OrIf(func(_ *gin.Context, user string) (bool, error) { return user == "owner", nil })
+	r.GET("/owned/:id", h.az.RequirePermission("edit", isOwner), func(c *gin.Context) { c.Status(http.StatusNoContent) })
 	h.srv = httptest.NewServer(r)
 	t.Cleanup(h.srv.Close)
 	return h
@@ -281,4 +284,23 @@ func gatherTotals(t *testing.T, g prometheus.Gatherer) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// A decision the host's predicate settled is counted apart, by route and
+// outcome; one the permission settled is not.
+func TestMetricsPredicateDecisions(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		h := newMetricsHost(t, target, nil)
+		for _, u := range []string{"owner", "owner", "sara"} {
+			if code, body := h.get(t, "/owned/1", "X-User", u); code != http.StatusNoContent {
+				t.Fatalf("%s: %d %s", u, code, body)
+			}
+		}
+		if got := gathered(t, h.reg, "rolegate_guard_predicate_decisions_total", "route", "/owned/:id", "outcome", "allowed"); got != 2 {
+			t.Errorf("allowed by the predicate: %v, want 2 (the owner twice)", got)
+		}
+		if got := gathered(t, h.reg, "rolegate_guard_decisions_total", "route", "/owned/:id", "outcome", "allowed"); got != 3 {
+			t.Errorf("allowed in all: %v, want 3", got)
+		}
+	})
 }

@@ -63,6 +63,7 @@ type meters struct {
 	done       func()
 
 	decisions     *prometheus.CounterVec // route, outcome
+	byPredicate   *prometheus.CounterVec // route, outcome
 	checkWarm     prometheus.Observer
 	checkCold     prometheus.Observer
 	misses        prometheus.Counter
@@ -100,6 +101,9 @@ func newMeters(reg prometheus.Registerer, r observe.Readings) (*meters, error) {
 		m.collectors = append(m.collectors, c)
 		return c
 	}
+	m.byPredicate = counterVec("rolegate_guard_predicate_decisions_total",
+		"Guard decisions that the host's predicate (OrIf, AndIf) settled rather than the permission, by route template and outcome; also counted in rolegate_guard_decisions_total.",
+		"route", "outcome")
 	m.decisions = counterVec("rolegate_guard_decisions_total",
 		"Guard decisions on the host's routes, by route template and outcome (allowed, denied, unauthenticated, unavailable).",
 		"route", "outcome")
@@ -187,6 +191,10 @@ func (m *meters) Handler() http.Handler { return m.handler }
 
 func (m *meters) DecisionCounter(route, outcome string) observe.Counter {
 	return m.decisions.WithLabelValues(route, outcome)
+}
+
+func (m *meters) PredicateDecisionCounter(route, outcome string) observe.Counter {
+	return m.byPredicate.WithLabelValues(route, outcome)
 }
 
 func (m *meters) CheckDuration(warm bool, d time.Duration) {

@@ -11,7 +11,7 @@ import (
 	"github.com/rolegate/rolegate/authz/internal/observe"
 )
 
-// names are the fifteen metrics rolegate exports.
+// names are the sixteen metrics rolegate exports.
 var names = []string{
 	"rolegate_guard_decisions_total", "rolegate_check_duration_seconds",
 	"rolegate_cache_hits_total", "rolegate_cache_misses_total", "rolegate_cache_entries",
@@ -19,7 +19,7 @@ var names = []string{
 	"rolegate_change_listener_up", "rolegate_change_listener_reconnects_total", "rolegate_revision_lag",
 	"rolegate_http_requests_total", "rolegate_logins_total",
 	"rolegate_audit_records_total", "rolegate_audit_refusals_dropped_total",
-	"rolegate_decision_log_dropped_total",
+	"rolegate_decision_log_dropped_total", "rolegate_guard_predicate_decisions_total",
 }
 
 func readings() observe.Readings {
@@ -41,6 +41,7 @@ func TestObserver(t *testing.T) {
 		t.Fatal("a second Start while the first is active")
 	}
 	m.DecisionCounter("/notes/:id", "allowed").Inc()
+	m.PredicateDecisionCounter("/notes/:id", "allowed").Inc()
 	m.CheckDuration(true, time.Microsecond)
 	m.CacheMiss()
 	m.CacheInvalidated("flush")

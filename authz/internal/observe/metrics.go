@@ -35,6 +35,10 @@ type Metrics interface {
 	// outcome (allowed, denied, unauthenticated, unavailable). rolegate
 	// asks once per route and outcome and keeps it.
 	DecisionCounter(route, outcome string) Counter
+	// PredicateDecisionCounter is the counter of route's guard decisions
+	// with outcome that the host's predicate settled (OrIf, AndIf) rather
+	// than the permission.
+	PredicateDecisionCounter(route, outcome string) Counter
 	// CheckDuration is one timed check: warm (answered from memory,
 	// sampled) or cold (read the store).
 	CheckDuration(warm bool, d time.Duration)
@@ -121,6 +125,9 @@ type Meters struct {
 type RouteDecisions struct {
 	Route string
 	By    []Counter
+	// ByPredicate counts, by outcome, the decisions a host predicate
+	// settled (also counted in By).
+	ByPredicate []Counter
 }
 
 // Start starts o for one Authz. outcomes are the guard outcomes' labels
@@ -157,13 +164,14 @@ func (ms *Meters) RouteCounters(route string) *RouteDecisions {
 		return rd
 	}
 	rd, _ := ms.routes.LoadOrCompute(route, func() *RouteDecisions {
-		rd := &RouteDecisions{Route: route, By: make([]Counter, len(ms.outcomes))}
+		rd := &RouteDecisions{Route: route, By: make([]Counter, len(ms.outcomes)), ByPredicate: make([]Counter, len(ms.outcomes))}
 		label := route
 		if label == "" {
 			label = "none" // a guard outside any route (NoRoute, say)
 		}
 		for o, name := range ms.outcomes {
 			rd.By[o] = ms.m.DecisionCounter(label, name)
+			rd.ByPredicate[o] = ms.m.PredicateDecisionCounter(label, name)
 		}
 		return rd
 	})
