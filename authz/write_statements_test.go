@@ -86,9 +86,21 @@ func TestWriteStatements(t *testing.T) {
 				if mode.keys {
 					mod = func(c *Config) { c.ClientKey = key }
 				}
-				az := openTarget(t, freshTarget(t, target), mod)
+				// The hook goes on before Open, so that no background work
+				// (the audit retention) is running on the handle meanwhile.
+				ft := freshTarget(t, target)
+				db := storagetest.OpenTarget(t, ft)
 				h := &statementCounter{}
-				az.db.AddQueryHook(h)
+				db.AddQueryHook(h)
+				cfg := configFor(ft)
+				if mod != nil {
+					mod(&cfg)
+				}
+				az, err := OpenDB(context.Background(), db, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { az.Close() })
 				c := mustClient(t, az, key)
 				ctx := counted(context.Background())
 				for _, op := range []struct {
