@@ -44,7 +44,7 @@ type Authz struct {
 	auditKey  []byte        // keys the client fingerprints in audit records
 	clients   *xsync.MapOf[string, *Client]
 	host      *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login     *loginx.Service
+	login     loginx.Login
 	resolver  middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.

@@ -1,6 +1,7 @@
 package authz
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/joho/godotenv"
+	"github.com/uptrace/bun"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
@@ -140,8 +142,13 @@ type Config struct {
 	// resolver finds is added to it on first sight. Needs ClientKey.
 	DefaultRole string
 	// OAuthProviders are the identity providers accepted at login (from
-	// the environment: loginx.ProvidersFromEnv).
+	// the environment: loginx.ProvidersFromEnv). They need Login.
 	OAuthProviders []loginx.ProviderConfig
+	// Login starts the token-exchange login when OAuthProviders are set:
+	// loginx.Start. It is the host's to set so that a host without login
+	// links none of it (OIDC, JOSE, OAuth 2); providers without it fail
+	// Open with a message that says so.
+	Login func(ctx context.Context, db *bun.DB, cfg loginx.Config) (loginx.Login, error)
 	// LoginAttemptsPerMinute bounds login attempts per remote address
 	// (bursts of that many, refilled at that rate; more get 429). 0: the
 	// default (loginx.DefaultLoginAttemptsPerMinute); negative: no limit

@@ -164,6 +164,7 @@ func TestMetricsLogin(t *testing.T) {
 	idp := loginxtest.NewProvider(t)
 	h := newMetricsHost(t, storagetest.SQLite(t), func(cfg *Config) {
 		cfg.OAuthProviders = []loginx.ProviderConfig{idp.Config("acme")}
+		cfg.Login = loginx.Start
 		cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 	})
 	post := func(body map[string]any) int {

@@ -105,7 +105,7 @@ var settings = []setting{
 	text("AUTH_DEFAULT_ROLE", func(c *Config) *string { return &c.DefaultRole }, "",
 		"a role every user the guards see holds (created at Open, added on first sight); needs AUTH_CLIENT_KEY"),
 	readElsewhere("AUTH_OAUTH_PROVIDERS", "",
-		"comma-separated provider names accepted at login"),
+		"comma-separated provider names accepted at login (needs `Config.Login = loginx.Start`, else Open fails; see [docs/login.md](docs/login.md))"),
 	readElsewhere("AUTH_OAUTH_<NAME>_ISSUER / _CLIENT_ID / _JWKS_URL / _USERINFO_URL", "",
 		"per provider: issuer, accepted audiences (comma-separated), optional overrides of discovery").
 		matching("AUTH_OAUTH_*_ISSUER", "AUTH_OAUTH_*_CLIENT_ID", "AUTH_OAUTH_*_JWKS_URL", "AUTH_OAUTH_*_USERINFO_URL"),

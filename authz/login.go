@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -11,12 +12,20 @@ import (
 	"github.com/rolegate/rolegate/middleware"
 )
 
+// errLoginNotLinked: providers configured, but the host did not link the
+// login. Failing is the safe answer: serving without the login routes
+// would leave every guarded route answering 401 with no way in.
+var errLoginNotLinked = errors.New("authz: login providers are configured (AUTH_OAUTH_PROVIDERS) but Config.Login is nil: import github.com/rolegate/rolegate/loginx and set Config.Login = loginx.Start (or unset AUTH_OAUTH_PROVIDERS)")
+
 // initLogin starts the login service when providers are configured, and
 // picks the guards' resolver: the host's, else the login session's, else
 // one that finds nobody (every guarded request is then 401).
 func (az *Authz) initLogin(ctx context.Context) error {
 	if len(az.cfg.OAuthProviders) > 0 {
-		svc, err := loginx.New(ctx, az.db, loginx.Config{
+		if az.cfg.Login == nil {
+			return errLoginNotLinked
+		}
+		svc, err := az.cfg.Login(ctx, az.db, loginx.Config{
 			Providers: az.cfg.OAuthProviders,
 			JWTSecret: az.cfg.JWTSecretKey,
 			// The generated secret is sealed under the encryption key

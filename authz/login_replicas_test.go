@@ -50,6 +50,7 @@ func TestLoginSessionEndsOnEveryReplica(t *testing.T) {
 			az := openTarget(t, target, func(cfg *Config) {
 				cfg.ClientKey = key
 				cfg.OAuthProviders = []loginx.ProviderConfig{idp.Config("acme")}
+				cfg.Login = loginx.Start
 				cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 			})
 			r := gin.New()
@@ -117,7 +118,7 @@ func TestLoginSessionEndsOnEveryReplica(t *testing.T) {
 		if w := b.do(t, http.MethodGet, "/notes", nil, "Authorization", "Bearer "+tok); w.Code != http.StatusOK {
 			t.Fatalf("guarded route: %d %s", w.Code, w.Body)
 		}
-		if err := a.az.login.SetUserActive(ctx, uid, false); err != nil {
+		if err := a.az.login.(*loginx.Service).SetUserActive(ctx, uid, false); err != nil {
 			t.Fatal(err)
 		}
 		refusedWithin(a, "/notes", tok, 0)

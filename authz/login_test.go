@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -30,6 +32,7 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 			pc := idp.Config("acme")
 			pc.UserClaim = "email" // so that the admin can grant before the first login
 			cfg.OAuthProviders = []loginx.ProviderConfig{pc}
+			cfg.Login = loginx.Start
 			cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 		})
 		ctx := context.Background()
@@ -107,4 +110,20 @@ func TestLoginSessionDrivesGuards(t *testing.T) {
 			t.Fatalf("after logout: %d %s", w.Code, w.Body)
 		}
 	})
+}
+
+// Providers without Config.Login fail Open with a message naming the fix,
+// rather than serving guarded routes that nobody can log in to.
+func TestLoginProvidersNeedLogin(t *testing.T) {
+	target := storagetest.SQLite(t)
+	cfg := configFor(target)
+	cfg.OAuthProviders = []loginx.ProviderConfig{loginxtest.NewProvider(t).Config("acme")}
+	az, err := Open(context.Background(), cfg)
+	if err == nil {
+		az.Close()
+		t.Fatal("Open with providers and no Config.Login succeeded")
+	}
+	if !errors.Is(err, errLoginNotLinked) || !strings.Contains(err.Error(), "loginx.Start") {
+		t.Fatalf("Open: %v; want the message naming loginx.Start", err)
+	}
 }

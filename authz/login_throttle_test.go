@@ -23,6 +23,7 @@ func TestLoginThrottleIgnoresForwardedFor(t *testing.T) {
 		az := openTarget(t, target, func(cfg *Config) {
 			cfg.ClientKey = newKey()
 			cfg.OAuthProviders = []loginx.ProviderConfig{idp.Config("acme")}
+			cfg.Login = loginx.Start
 			cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 			cfg.LoginAttemptsPerMinute = 3
 		})

@@ -33,6 +33,7 @@ func TestRenameUserFollowsLogin(t *testing.T) {
 			pc := idp.Config("acme")
 			pc.UserClaim = "email"
 			cfg.OAuthProviders = []loginx.ProviderConfig{pc}
+			cfg.Login = loginx.Start
 			cfg.JWTSecretWrapKey = "wrap-key-for-tests-0123456789abcdef"
 		})
 		ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 // withEverything turns on every optional route: login, samples, CORS.
 func withEverything(c *Config) {
 	c.OAuthProviders = []loginx.ProviderConfig{{Name: "test", Issuer: "http://127.0.0.1:1", ClientIDs: []string{"app"}}}
+	c.Login = loginx.Start
 	c.JWTSecretKey = "0123456789abcdef0123456789abcdef-mount"
 	c.Samples = samples.Config{Username: "demo", Password: "secret", APIKey: "sample-key"}
 	c.DisableCORS = false

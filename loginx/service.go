@@ -15,6 +15,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/loginx/internal/store"
+	"github.com/rolegate/rolegate/middleware"
 )
 
 // pruneEvery is how many polls pass between deletions of dead rows.
@@ -72,6 +73,27 @@ func New(ctx context.Context, db *bun.DB, cfg Config) (*Service, error) {
 	}
 	s.wg.Add(1)
 	go s.pollLoop(bg)
+	return s, nil
+}
+
+// Login is what a host's authz needs of a login service: the routes, the
+// session resolver, and renaming a user's login record with its roles.
+// *Service implements it.
+type Login interface {
+	Register(r gin.IRouter)
+	Resolver() middleware.Resolver
+	RenameUser(ctx context.Context, db bun.IDB, old, newName string) (renamed bool, err error)
+	Close() error
+}
+
+// Start is New behind the Login interface: the value of authz's
+// Config.Login. A host that never sets it links none of the login (OIDC,
+// JOSE, OAuth 2, PRECIS), because nothing else reaches New.
+func Start(ctx context.Context, db *bun.DB, cfg Config) (Login, error) {
+	s, err := New(ctx, db, cfg)
+	if err != nil {
+		return nil, err // not a nil *Service in a non-nil Login
+	}
 	return s, nil
 }
 

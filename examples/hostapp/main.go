@@ -41,6 +41,7 @@ import (
 
 	"github.com/rolegate/rolegate/authz"
 	"github.com/rolegate/rolegate/authz/prommetrics"
+	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -77,6 +78,7 @@ func run(userHeader string, open bool) error {
 	if cfg.EnableMetrics { // AUTH_ENABLE_METRICS: Prometheus at GET /metrics
 		cfg.Observer = prommetrics.New(nil)
 	}
+	cfg.Login = loginx.Start // the token-exchange login, when AUTH_OAUTH_PROVIDERS names providers
 	if userHeader != "" {
 		cfg.Resolver = middleware.HeaderResolver(userHeader)
 		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)
