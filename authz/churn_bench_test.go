@@ -184,3 +184,55 @@ func TestConcurrentMissesReadTheStoreOnce(t *testing.T) {
 		}
 	})
 }
+
+// Local writes that commit while the revision check reads the store move
+// the cache's known revision past the one read; that is not a store gone
+// back, and must not flush the cache. Concurrent grants to a role nobody
+// holds, with the revision checked every millisecond, leave every cached
+// user in place (no user is read from the store again).
+func TestLocalWritesRacingTheRevisionCheckKeepTheCache(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		az := openTarget(t, target, func(cfg *Config) { cfg.RevisionCheckInterval = time.Millisecond })
+		c := mustClient(t, az, newKey())
+		ctx := context.Background()
+		expect(t, "add_role", true)(c.AddRole(ctx, "editor", ""))
+		expect(t, "add_permission", true)(c.AddPermission(ctx, "editor", "edit"))
+		expect(t, "add_role", true)(c.AddRole(ctx, "spare", ""))
+		users := make([]string, 50)
+		for i := range users {
+			users[i] = fmt.Sprintf("user-%d", i)
+			expect(t, "add_membership", true)(c.AddMembership(ctx, users[i], "editor"))
+		}
+		counter := &countingLoader{Loader: storeLoader{c}}
+		az.checking.Lock()
+		c.cache.Close()
+		c.cache = cache.New(counter, az.cacheBudget)
+		az.checking.Unlock()
+		for _, u := range users {
+			checkIs(t, c, u, "edit", true)
+		}
+		counter.users.Store(0)
+
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 100 {
+					if _, err := c.AddPermission(ctx, "spare", fmt.Sprintf("p-%d-%d", w, i)); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		time.Sleep(20 * time.Millisecond) // a few more revision checks
+		for _, u := range users {
+			checkIs(t, c, u, "edit", true)
+		}
+		if n := counter.users.Load(); n != 0 {
+			t.Fatalf("%d users read from the store again after local writes: the cache was flushed", n)
+		}
+	})
+}

@@ -61,6 +61,7 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	defer az.checking.Unlock()
 	var nss []string
 	clients := map[string]*Client{}
+	knowns := map[string]int64{}
 	az.clients.Range(func(_ string, c *Client) bool {
 		// An empty cache has nothing to keep right, unless an entry is
 		// being built; it is compared once it holds something (a mismatch
@@ -68,6 +69,10 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 		if (only == nil || slices.Contains(only, c.scope.NS)) && c.cacheHolds() {
 			nss = append(nss, c.scope.NS)
 			clients[c.scope.NS] = c
+			// Before the store is read: a local write that commits
+			// meanwhile moves known past the revision read, which must
+			// not look like a store gone back (and flush the cache).
+			knowns[c.scope.NS] = c.known.Load()
 		}
 		return true
 	})
@@ -86,7 +91,7 @@ func (az *Authz) checkRevisions(ctx context.Context, only []string) {
 	}
 	for ns, c := range clients {
 		rev := revs[ns]
-		if known := c.known.Load(); rev != known {
+		if known := knowns[ns]; rev != known {
 			az.metrics.lag(az.dropChanged(qctx, c, known, rev))
 			c.caughtUp(known, rev)
 		}
