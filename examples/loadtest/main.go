@@ -30,7 +30,7 @@
 //	go run -C examples/loadtest . -url http://127.0.0.1:8000 -client-key $AUTH_CLIENT_KEY
 //
 // Or let it build and start hostapp itself, once per database, and also
-// measure the guarded and the unguarded route with wrk:
+// measure the unguarded route, the guarded one and the REST check with wrk:
 //
 //	go run -C examples/loadtest . -spawn -db sqlite,postgresql -wrk 20s
 //
@@ -73,10 +73,10 @@ func main() {
 	pgURL := flag.String("pg-url", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "with -spawn -db postgresql: an admin URL through which a fresh database is created (and dropped afterwards)")
 	keepDB := flag.Bool("keep-db", false, "with -spawn: keep the PostgreSQL database and the SQLite file")
 	hostappBin := flag.String("hostapp-bin", "", "with -spawn: a hostapp binary to use instead of building ./examples/hostapp")
-	wrkDur := flag.Duration("wrk", 0, "after the load, run wrk for this long against GET /notes (guarded, allowed user) and then GET / (unguarded) of the same app; 0 skips")
+	wrkDur := flag.Duration("wrk", 0, "after the load, run wrk for this long against GET / (unguarded), GET /notes (guarded, allowed user) and GET /api/has_permission (the REST check) of the same app; 0 skips")
 	wrkThreads := flag.Int("wrk-threads", 2, "wrk -t")
 	wrkConns := flag.Int("wrk-connections", 64, "wrk -c")
-	wrkRounds := flag.Int("wrk-rounds", 2, "wrk runs per route, alternating the order")
+	wrkRounds := flag.Int("wrk-rounds", 2, "wrk runs per route, the order turned each round")
 	flag.Parse()
 	cfg.Seed = *seed
 	if cfg.ClientKey == "" {
@@ -171,7 +171,7 @@ func runAgainst(ctx context.Context, cfg *loadConfig, wrk wrkConfig) (bool, erro
 	}
 	ok := passed(cfg, s, v)
 	if wrk.duration > 0 {
-		if err := runWrk(ctx, cfg.BaseURL, w.allowed, wrk, os.Stdout); err != nil {
+		if err := runWrk(ctx, cfg.BaseURL, cfg.ClientKey, w.allowed, wrk, os.Stdout); err != nil {
 			fmt.Println("wrk:", err)
 			ok = false
 		}

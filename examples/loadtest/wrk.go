@@ -5,9 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os/exec"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,10 +29,12 @@ var (
 	wrkP99    = regexp.MustCompile(`99%\s+(\S+)`)
 )
 
-// runWrk measures GET /notes (guarded, as a user who holds "read") and then
-// GET / (unguarded) of the same running app, one after the other, and
-// prints both rates and their ratio (means over wc.rounds runs each). Any non-2xx answer fails it.
-func runWrk(ctx context.Context, base, allowedUser string, wc wrkConfig, out io.Writer) error {
+// runWrk measures, on the same running app, GET /notes (guarded, as a
+// user who holds "read"), GET /api/has_permission/{user}/read (the REST
+// check, with the client key) and GET / (unguarded), and prints each rate
+// and each route's ratio to the unguarded one: per round, and the median
+// over wc.rounds rounds. Any non-2xx answer fails it.
+func runWrk(ctx context.Context, base, clientKey, allowedUser string, wc wrkConfig, out io.Writer) error {
 	if _, err := exec.LookPath("wrk"); err != nil {
 		return fmt.Errorf("wrk is not installed (apt-get install -y wrk): %w", err)
 	}
@@ -41,21 +44,22 @@ func runWrk(ctx context.Context, base, allowedUser string, wc wrkConfig, out io.
 		name string
 		args []string
 	}
+	with := func(extra ...string) []string { return append(append([]string{}, common...), extra...) }
 	targets := []target{
-		{"guarded GET /notes", append(append([]string{}, common...), "-H", "X-User: "+allowedUser, base+"/notes")},
-		{"unguarded GET /", append(append([]string{}, common...), base+"/")},
+		{"unguarded GET /", with(base + "/")},
+		{"guarded GET /notes", with("-H", "X-User: "+allowedUser, base+"/notes")},
+		{"REST GET /api/has_permission", with("-H", "Authorization: Bearer "+clientKey,
+			base+"/api/has_permission/"+url.PathEscape(allowedUser)+"/read")},
 	}
-	// Rounds alternate the order (guarded, unguarded, then unguarded,
-	// guarded, ...) so that drift of the machine falls on both alike.
+	// Each round runs every route once, the order turned by one each
+	// round, so that drift of the machine falls on all alike.
 	sums := make([]float64, len(targets))
-	var ratios []float64 // guarded/unguarded of each round
-	for r := 0; r < max(1, wc.rounds); r++ {
-		order := []int{0, 1}
-		if r%2 == 1 {
-			order = []int{1, 0}
-		}
-		var round [2]float64
-		for _, i := range order {
+	ratios := make([][]float64, len(targets)) // route/unguarded of each round
+	rounds := max(1, wc.rounds)
+	for r := range rounds {
+		round := make([]float64, len(targets))
+		for k := range targets {
+			i := (k + r) % len(targets)
 			rate, err := wrkOnce(ctx, targets[i].name, targets[i].args, out)
 			if err != nil {
 				return err
@@ -63,23 +67,23 @@ func runWrk(ctx context.Context, base, allowedUser string, wc wrkConfig, out io.
 			sums[i] += rate
 			round[i] = rate
 		}
-		ratios = append(ratios, round[0]/round[1])
+		for i := 1; i < len(targets); i++ {
+			ratios[i] = append(ratios[i], round[i]/round[0])
+		}
 	}
-	rates := make([]float64, len(targets))
-	for i := range sums {
-		rates[i] = sums[i] / float64(max(1, wc.rounds))
-		fmt.Fprintf(out, "wrk %s: mean %.0f req/s over %d run(s)\n", targets[i].name, rates[i], max(1, wc.rounds))
+	for i := range targets {
+		fmt.Fprintf(out, "wrk %s: mean %.0f req/s over %d run(s)\n", targets[i].name, sums[i]/float64(rounds), rounds)
 	}
-	sort.Float64s(ratios)
-	median := ratios[len(ratios)/2]
-	if len(ratios)%2 == 0 {
-		median = (ratios[len(ratios)/2-1] + ratios[len(ratios)/2]) / 2
+	for i := 1; i < len(targets); i++ {
+		rs := slices.Sorted(slices.Values(ratios[i]))
+		n := len(rs)
+		median := (rs[(n-1)/2] + rs[n/2]) / 2
+		var each []string
+		for _, r := range rs {
+			each = append(each, fmt.Sprintf("%.3f", r))
+		}
+		fmt.Fprintf(out, "wrk ratio %s / unguarded: per round (sorted) %s, median %.3f\n", targets[i].name, strings.Join(each, " "), median)
 	}
-	var rs []string
-	for _, r := range ratios {
-		rs = append(rs, fmt.Sprintf("%.3f", r))
-	}
-	fmt.Fprintf(out, "wrk ratio guarded/unguarded: %.3f of the means; per round (sorted) %s, median %.3f\n", rates[0]/rates[1], strings.Join(rs, " "), median)
 	return nil
 }
 
