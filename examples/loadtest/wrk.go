@@ -121,6 +121,9 @@ func wrkOnce(ctx context.Context, name string, args []string, out io.Writer) (fl
 func shellJoin(args []string) string {
 	var parts []string
 	for _, a := range args {
+		if strings.HasPrefix(a, "Authorization: Bearer ") {
+			a = "Authorization: Bearer $AUTH_CLIENT_KEY" // printed, never the key
+		}
 		if strings.ContainsAny(a, " '\"$") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
