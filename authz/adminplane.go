@@ -41,6 +41,13 @@ func (k adminKeys) accept() func(string) bool {
 		return nil
 	}
 	return func(key string) bool {
+		// Keys are UUIDs: hashed from a buffer on the stack, not a copy
+		// on the heap per request.
+		var buf [64]byte
+		if len(key) <= len(buf) {
+			_, ok := k[sha256.Sum256(buf[:copy(buf[:], key)])]
+			return ok
+		}
 		_, ok := k[sha256.Sum256([]byte(key))]
 		return ok
 	}
@@ -57,9 +64,33 @@ const openModeWarning = "neither AUTH_CLIENT_KEY nor AUTH_CLIENT_KEYS is set: th
 // records of it: our request id, the client's own id apart, and the
 // remote address as the trusted proxies let us know it.
 func (az *Authz) requestContext(c *gin.Context) context.Context {
-	return context.WithValue(c.Request.Context(), requestInfoKey{}, requestInfo{
+	return &requestCtx{Context: c.Request.Context(), info: requestInfo{
 		id:       middleware.RequestIDFrom(c),
 		clientID: middleware.ClientRequestIDFrom(c),
 		remote:   az.proxies.RemoteAddr(c.Request),
-	})
+	}}
+}
+
+// requestCtx carries a requestInfo in one allocation (context.WithValue
+// takes two: the context and the boxed value); it is built on every REST
+// request.
+type requestCtx struct {
+	context.Context
+	info requestInfo
+}
+
+func (r *requestCtx) Value(key any) any {
+	if _, ok := key.(requestInfoKey); ok {
+		return &r.info
+	}
+	return r.Context.Value(key)
+}
+
+// requestInfoOf is what requestContext put in ctx (empty outside a REST
+// request).
+func requestInfoOf(ctx context.Context) requestInfo {
+	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+		return *info
+	}
+	return requestInfo{}
 }

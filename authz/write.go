@@ -204,7 +204,7 @@ type requestInfo struct{ id, clientID, remote string }
 type requestInfoKey struct{}
 
 func (c *Client) auditRecord(ctx context.Context, action, resource, result string) storage.AuditRecord {
-	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
+	info := requestInfoOf(ctx)
 	return storage.AuditRecord{
 		At: time.Now().UTC(), Client: c.fingerprint, Action: action, Resource: resource,
 		Outcome: result, RequestID: info.id, ClientRequestID: info.clientID, RemoteAddr: info.remote,
@@ -243,7 +243,7 @@ func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource
 	if az.keyBehind.Load() {
 		resource = withheldResource
 	}
-	info, _ := ctx.Value(requestInfoKey{}).(requestInfo)
+	info := requestInfoOf(ctx)
 	rec := storage.AuditRecord{
 		At: time.Now().UTC(), Client: fingerprint, Action: action, Resource: resource,
 		Outcome: "refused: " + reason + note, RequestID: info.id, ClientRequestID: info.clientID,

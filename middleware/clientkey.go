@@ -120,7 +120,11 @@ func ClientKeyAuth(cfg ClientKeyConfig) gin.HandlerFunc {
 			}
 			return
 		}
-		c.Set(clientKeyCtx, key)
+		if r := requestFrom(c); r != nil {
+			r.key, r.keyed = key, true // behind RequestID: no entry of its own
+		} else {
+			c.Set(clientKeyCtx, key)
+		}
 		c.Next()
 	}
 }

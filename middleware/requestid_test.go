@@ -3,6 +3,7 @@ package middleware
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -55,8 +56,8 @@ func TestRequestID(t *testing.T) {
 			if len(tt.incoming) > 0 && got == tt.incoming[0] {
 				t.Errorf("the client's id %q was taken as ours", got)
 			}
-			if u, err := uuid.Parse(got); err != nil || u.String() != got {
-				t.Errorf("generated id %q is not a UUID", got)
+			if u, err := uuid.Parse(got); err != nil || u.String() != got || u.Version() != 4 || u.Variant() != uuid.RFC4122 {
+				t.Errorf("generated id %q is not a random (version 4) UUID", got)
 			}
 		})
 	}
@@ -67,6 +68,31 @@ func TestRequestIDUnique(t *testing.T) {
 	seen := map[string]bool{}
 	for range 100 {
 		id := performRequest(r, http.MethodGet, "/ok", nil).Header().Get(HeaderRequestID)
+		if seen[id] {
+			t.Fatalf("id %q repeated", id)
+		}
+		seen[id] = true
+	}
+}
+
+// Ids drawn at once from many goroutines (each generator of the pool
+// seeded on its own) never repeat.
+func TestRequestIDUniqueConcurrently(t *testing.T) {
+	ids := make(chan string, 64*200)
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				ids <- newRequestID()
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
 		if seen[id] {
 			t.Fatalf("id %q repeated", id)
 		}

@@ -27,6 +27,9 @@ func (rt route) reads() bool { return rt.method == http.MethodGet }
 // atLeast applies the read's ?at_least, when given: a malformed token or
 // one the store has not reached is a 400.
 func atLeast(c *gin.Context, ctx context.Context, cl Caller) error {
+	if c.Request.URL.RawQuery == "" {
+		return nil // the common case: no map of no parameters
+	}
 	v, ok, err := queryValue(c.Request.URL.Query(), atLeastParam)
 	if err != nil || !ok {
 		return err
