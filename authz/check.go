@@ -81,7 +81,9 @@ func (c *Client) check(ctx context.Context, scope, user, name string, role bool)
 	} else {
 		ok, warm = c.cache.Cached(user, scope, name)
 	}
-	if !ok && !ascii(scope, user, name) {
+	// A warm entry was found under the user name as given, so that name is
+	// the store's (NFC) form already: only the other two need the look.
+	if !ok && !(warm && ascii(scope, "", name) || ascii(scope, user, name)) {
 		ns, nu, nn := middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(name)
 		if ns != scope || nu != user || nn != name {
 			scope, user, name = ns, nu, nn

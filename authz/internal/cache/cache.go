@@ -152,10 +152,16 @@ func New(load Loader, budget *Budget) *Cache {
 // lookup finds the user's entry: in the snapshot when it is there and
 // current, else in the users map (and then counts the snapshot stale).
 func (c *Cache) lookup(user string) (*userEntry, bool) {
-	snap := *c.snap.Load()
-	if u, ok := snap[user]; ok && !u.gone.Load() {
+	if u, ok := (*c.snap.Load())[user]; ok && !u.gone.Load() {
 		return u, true
 	}
+	return c.lookupMap(user)
+}
+
+// lookupMap is lookup past the snapshot: the live map, and a new snapshot
+// when enough lookups have missed it.
+func (c *Cache) lookupMap(user string) (*userEntry, bool) {
+	snap := *c.snap.Load()
 	u, ok := c.users.Load(user)
 	if ok {
 		// At the threshold, and again every 256 after it should a copy
@@ -206,9 +212,12 @@ func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, er
 // the store (the user is not cached, or a role set it needs was dropped).
 // For callers that do their own checks before a miss.
 func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
-	u, ok := c.lookup(user)
-	if !ok {
-		return false, false
+	// lookup, written out: the hit path saves a call.
+	u, ok := (*c.snap.Load())[user]
+	if !ok || u.gone.Load() {
+		if u, ok = c.lookupMap(user); !ok {
+			return false, false
+		}
 	}
 	// One load instead of one per role, unless a role entry died since
 	// the last look; then one look at each, and the stamp moves on.
