@@ -319,6 +319,23 @@ func (c *Client) EachUser(ctx context.Context, w ListWindow, fn func([]string) e
 	return storage.Each(ctx, c.az.db, c.scope, storage.UsersWithMembership, "", "", c.window(w), fn)
 }
 
+// CountRoles counts the client's roles whose names start with prefix (""
+// for every role), in one read: the total beside a page of EachRole (the
+// X-Total-Count of GET /api/roles).
+func (c *Client) CountRoles(ctx context.Context, prefix string) (int, error) {
+	return storage.Roles.Count(ctx, c.az.db, c.scope, middleware.NormalizeName(prefix))
+}
+
+// CountUsers counts the users EachUser lists whose names start with
+// prefix ("" for every one), in one read (the X-Total-Count of GET
+// /api/users). With encrypted names and a prefix, the read decrypts every
+// user name of the client once, as a list window does; during a key
+// rotation, a user whose memberships are stored under both keys counts
+// twice until the rotation's pass has reached it.
+func (c *Client) CountUsers(ctx context.Context, prefix string) (int, error) {
+	return storage.UsersWithMembership.Count(ctx, c.az.db, c.scope, middleware.NormalizeName(prefix))
+}
+
 // RateLimitError is the error of a write refused by the open mode's write
 // rate: errors.Is(err, ErrRateLimited) holds, Setting names the limit and
 // RetryAfter says when a retry may succeed.

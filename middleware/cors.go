@@ -28,6 +28,12 @@ type CORSConfig struct {
 	Origins []string
 }
 
+// HeaderTotalCount is the response header in which a list route reports
+// how many entries match the request's filter, whatever the page (GET
+// /api/roles and /api/users). CORS exposes it to scripts of the allowed
+// origins, like the request id.
+const HeaderTotalCount = "X-Total-Count"
+
 // corsAllowHeaders are the request headers the rolegate routes, the login
 // and the samples read.
 var corsAllowHeaders = []string{
@@ -50,7 +56,7 @@ func CORS(cfg CORSConfig) (gin.HandlerFunc, error) {
 	cc := cors.Config{
 		AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions},
 		AllowHeaders:  corsAllowHeaders,
-		ExposeHeaders: []string{HeaderRequestID, "WWW-Authenticate"},
+		ExposeHeaders: []string{HeaderRequestID, "WWW-Authenticate", HeaderTotalCount},
 		MaxAge:        12 * time.Hour,
 	}
 	if anyOrigin {

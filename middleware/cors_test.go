@@ -90,6 +90,16 @@ func TestCORS(t *testing.T) {
 			if got := w.Header().Get("Access-Control-Allow-Credentials"); got != tt.wantCreds {
 				t.Errorf("Allow-Credentials = %q, want %q", got, tt.wantCreds)
 			}
+			if tt.method == http.MethodGet && tt.wantAllow != "" {
+				// What a script of the origin may read: the request id and
+				// the total of a list route.
+				exposed := strings.ToLower(w.Header().Get("Access-Control-Expose-Headers"))
+				for _, h := range []string{"x-request-id", "www-authenticate", "x-total-count"} {
+					if !strings.Contains(exposed, h) {
+						t.Errorf("Expose-Headers %q lacks %s", exposed, h)
+					}
+				}
+			}
 			if tt.method == http.MethodOptions && tt.wantStatus == http.StatusNoContent {
 				headersAllowed := strings.ToLower(w.Header().Get("Access-Control-Allow-Headers"))
 				for _, h := range []string{"authorization", "content-type", "x-api-key", "x-auth-token", "x-user-id", "x-request-id"} {

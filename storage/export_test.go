@@ -86,3 +86,6 @@ var RoleMembersIn = roleMembersIn
 var UserRolesIn = userRolesIn
 var WhichUsersCanIn = whichUsersCanIn
 var UserMemberships = userMemberships
+
+// PrefixEnd is prefixEnd.
+var PrefixEnd = prefixEnd

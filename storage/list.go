@@ -8,7 +8,8 @@ import (
 )
 
 // List names one of the lists that Each, EachMember, Names and Members
-// read. Of is what the list is of: a role, a user or a permission.
+// read (and Count counts). Of is what the list is of: a role, a user or a
+// permission.
 type List int
 
 // The lists. The "global" lists count the global memberships only; with a
@@ -45,6 +46,9 @@ const (
 	// UsersWithMembership: the users that hold at least one membership,
 	// global or in any scope (of nothing: of is "").
 	UsersWithMembership
+	// Roles: the namespace's roles (of nothing). EachRole reads them, with
+	// their descriptions; Each, EachMember, Names and Members do not.
+	Roles
 )
 
 func (l List) String() string {
@@ -71,6 +75,8 @@ func (l List) String() string {
 		return "users with permission"
 	case UsersWithMembership:
 		return "users with membership"
+	case Roles:
+		return "roles"
 	}
 	return fmt.Sprintf("List(%d)", int(l))
 }

@@ -430,3 +430,51 @@ func TestConsoleSearchDescribeUsers(t *testing.T) {
 		t.Errorf("role page: %d requests: %q", len(got), got)
 	}
 }
+
+// TestConsoleListTotals: the roles and users pages say how many entries
+// their list holds and which page of how many is shown (they used to say
+// "Page 1" with no end in sight), also while a search narrows the list;
+// the total comes with each page (X-Total-Count), at no extra request.
+func TestConsoleListTotals(t *testing.T) {
+	exe := chromiumPath(t)
+	url, rc := newHostAppCounting(t, "/auth", func(*gin.Engine) {})
+	api := newRestAPI(t, url)
+	ops := []map[string]string{{"op": "add_role", "role": "alpha"}, {"op": "add_role", "role": "beta"}}
+	for i := range 55 {
+		ops = append(ops, map[string]string{"op": "add_role", "role": fmt.Sprintf("bulk-%02d", i)})
+	}
+	for i := range 52 {
+		ops = append(ops, map[string]string{"op": "add_membership", "role": "alpha", "user": fmt.Sprintf("user-%02d", i)})
+	}
+	ops = append(ops, map[string]string{"op": "add_membership", "role": "beta", "user": "user-00"},
+		map[string]string{"op": "add_membership", "role": "beta", "user": "zed", "scope": "org-1"})
+	api.batch(ops...)
+	b := newBrowser(t, exe)
+	signIn(t, b, url)
+	rc.take()
+	b.run(t, "the roles page counts its roles",
+		goTo("#/roles"), waitText("#roles-list-count", "57 roles"), waitText("#roles-list .pager", "Page 1 of 2"))
+	b.run(t, "next page",
+		chromedp.Click(chromedp.CSS(`#roles-list .pager button:last-of-type`)),
+		waitText("#roles-list .pager", "Page 2 of 2"), waitText("#roles-list", "bulk-54"), waitText("#roles-list-count", "57 roles"))
+	b.run(t, "a search counts what it finds",
+		fill("find-role", "bulk-1"), waitText("#roles-list-count", "10 roles starting with “bulk-1”"),
+		chromedp.WaitNotPresent(chromedp.CSS("#roles-list .pager")))
+	b.run(t, "one role",
+		fill("find-role", "alpha"), waitText("#roles-list-count", "1 role starting with “alpha”"))
+	b.run(t, "nothing found says so once",
+		fill("find-role", "zz"), waitText("#roles-list", "No role starts with “zz”"),
+		chromedp.WaitNotPresent(chromedp.CSS("#roles-list-count")))
+	for _, p := range rc.take() {
+		if !strings.HasPrefix(p, "GET /auth/api/roles?") {
+			t.Errorf("the roles page sent %s, want only its list requests", p)
+		}
+	}
+	b.run(t, "the users page counts its users, scoped members too",
+		goTo("#/user"), waitText("h1", "Users"), waitText("#users-list-count", "53 users"),
+		waitText("#users-list .pager", "Page 1 of 2"),
+		chromedp.Click(chromedp.CSS(`#users-list .pager button:last-of-type`)),
+		waitText("#users-list .pager", "Page 2 of 2"), waitText("#users-list", "zed"))
+	b.run(t, "a search on users",
+		fill("find-user", "user-5"), waitText("#users-list-count", "2 users starting with “user-5”"))
+}

@@ -57,6 +57,10 @@ type Client interface {
 	EachParent(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
 	EachChild(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
 	EachUser(ctx context.Context, w rbac.ListWindow, fn func([]string) error) error
+	// CountRoles and CountUsers count the entries of EachRole and EachUser
+	// whose names start with a prefix, in one read (X-Total-Count).
+	CountRoles(ctx context.Context, prefix string) (int, error)
+	CountUsers(ctx context.Context, prefix string) (int, error)
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
 	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
 

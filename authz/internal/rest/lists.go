@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -113,6 +114,7 @@ func (a *API) streamList(c *gin.Context, ctx context.Context, rt route, call *re
 		return
 	}
 	if !w.started {
+		c.Header(middleware.HeaderTotalCount, "") // the error envelope counts nothing
 		a.fail(c, ctx, rt, call, err)
 		return
 	}
@@ -120,6 +122,34 @@ func (a *API) streamList(c *gin.Context, ctx context.Context, rt route, call *re
 		slog.String("action", rt.action), slog.String("request_id", middleware.RequestIDFrom(c)),
 		slog.Int("entries_sent", w.n), slog.String("error", err.Error()))
 	panic(http.ErrAbortHandler)
+}
+
+// totalCount sets X-Total-Count on a list route: how many entries match
+// the request's ?prefix, whatever ?limit and ?after, so that a client
+// paging through the list can say "page 2 of 7". count (CountRoles or
+// CountUsers of the Client) reads it in one query, a COUNT over the
+// client's rows, before the list's first window, since the header
+// must go out before the first entry; the two are separate reads, like
+// the windows, so a write in between may make them differ by what it
+// wrote. An error answer drops it (streamList).
+//
+// Only GET /api/roles and GET /api/users report it: they are the lists
+// the console pages through, and the lists that grow with the namespace.
+// The other lists are of one role, user or permission; counting the
+// effective ones (inheritance, a scope) costs about as much as reading
+// them, which every page would pay whether or not its client shows a
+// total.
+func totalCount(call *request, count func(ctx context.Context, prefix string) (int, error)) error {
+	prefix, _, err := prefixParam(call)
+	if err != nil {
+		return err
+	}
+	n, err := count(call.ctx, prefix)
+	if err != nil {
+		return err
+	}
+	call.c.Header(middleware.HeaderTotalCount, strconv.Itoa(n))
+	return nil
 }
 
 // window is the rbac.ListWindow of a list request.

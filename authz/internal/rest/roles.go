@@ -12,13 +12,17 @@ import (
 	"github.com/rolegate/rolegate/middleware"
 )
 
-// roleRoutes: GET /api/roles, POST and DELETE /api/role/:role.
+// roleRoutes: GET /api/roles (with X-Total-Count, see totalCount), POST
+// and DELETE /api/role/:role.
 func roleRoutes() []route {
 	roleParam := []param{{"role", "role"}}
 	roleResource := func(call *request) string { return "role:" + call.args[0] }
 	return []route{{
 		method: http.MethodGet, path: "/api/roles", action: "roles", list: true, query: []string{"prefix"},
 		stream: func(call *request, w *listWriter) error {
+			if err := totalCount(call, call.cl.CountRoles); err != nil {
+				return err
+			}
 			return withPrefix(call, func(r rbac.Role) string { return r.Role },
 				func(win rbac.ListWindow, fn func([]rbac.Role) error) error {
 					return call.cl.EachRole(call.ctx, win, fn)

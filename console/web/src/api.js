@@ -29,8 +29,11 @@ export const setUnauthorizedHandler = (f) => { onUnauthorized = f; };
 export const seg = encodeURIComponent;
 
 // call sends one request and returns the envelope's data; a failure throws
-// an APIError carrying the envelope's message (and its detail).
-export async function call(method, path, { query, body, key } = {}) {
+// an APIError carrying the envelope's message (and its detail). With
+// total, it returns { data, total }: total is the list's X-Total-Count
+// (the entries matching the request, whatever the page), null when the
+// route sends none.
+export async function call(method, path, { query, body, key, total } = {}) {
   // "." and ".." are valid names, but a URL parser resolves them as path
   // segments whatever their escaping (".%2E" too): "role/x/inherits/.."
   // would leave as "role/x/", which a trailing-slash redirect turns into
@@ -66,6 +69,11 @@ export async function call(method, path, { query, body, key } = {}) {
     if (res.status === 401 && key === undefined) onUnauthorized(msg);
     throw new APIError(res.status, msg);
   }
+  if (total) {
+    const h = res.headers.get('X-Total-Count');
+    const n = h === null || h === '' ? NaN : Number(h);
+    return { data: env.data, total: Number.isSafeInteger(n) && n >= 0 ? n : null };
+  }
   return env.data;
 }
 
@@ -74,4 +82,12 @@ export async function get(path, query) {
   const data = await call('GET', path, { query });
   learn(data);
   return data;
+}
+
+// getPage reads one page of a list route that reports its total (GET
+// /api/roles, /api/users): { items, total } for usePaged.
+export async function getPage(path, query) {
+  const { data, total } = await call('GET', path, { query, total: true });
+  learn(data);
+  return { items: data, total };
 }

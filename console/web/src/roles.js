@@ -1,12 +1,12 @@
 // The roles page: list, create, delete with the cascade named.
-import { call, get, seg } from './api.js';
+import { call, get, getPage, seg } from './api.js';
 import { html, useState, useEffect, useRef, usePaged, List, Field, ErrorText, Status, Search, say, useAction, useDebounced, href, PAGE, ROLES } from './ui.js';
 import { forget } from './names.js';
 
 export function RolesPage() {
   const [find, setFind] = useState('');
   const prefix = useDebounced(find);
-  const p = usePaged((after) => get('roles', { limit: PAGE, after, prefix }), (r) => r.role, [prefix]);
+  const p = usePaged((after) => getPage('roles', { limit: PAGE, after, prefix }), (r) => r.role, [prefix]);
   const [name, setName] = useState('');
   const [desc, setDesc] = useState('');
   const [doomed, setDoomed] = useState('');
@@ -42,7 +42,7 @@ export function RolesPage() {
       <h2 id="roles-h">Roles</h2>
       <${Search} id="find-role" label="Find roles" value=${find} onInput=${setFind} list=${ROLES} />
       <${Status} owner="roles" />
-      <${List} p=${p} label="Roles" id="roles-list" empty=${prefix ? 'No role starts with “' + prefix + '”.' : 'No roles yet.'} render=${(r) => html`
+      <${List} p=${p} label="Roles" id="roles-list" counted=${['role', 'roles']} prefix=${prefix} empty=${prefix ? 'No role starts with “' + prefix + '”.' : 'No roles yet.'} render=${(r) => html`
         <li key=${r.role} class="row">
           <a href=${href('role', r.role)}>${r.role}</a>
           <span class="desc">${r.description}</span>

@@ -11,24 +11,28 @@ export const PAGE = 50;
 // first page); cursorOf(item) is the cursor after that item. Only the
 // cursors of earlier pages are kept, never the entries. When deps change,
 // it starts again from the first page. While enabled is false nothing is
-// loaded (a section whose role does not exist, or that is folded).
+// loaded (a section whose role does not exist, or that is folded). load
+// returns the page's entries, or { items, total } (getPage) when the list
+// reports its total, which is then p.total (null when unknown).
 export function usePaged(load, cursorOf, deps, enabled = true) {
   const key = JSON.stringify(deps);
   const [nav, setNav] = useState({ key, cursors: [undefined] });
   const cursors = nav.key === key ? nav.cursors : [undefined];
-  const [state, setState] = useState({ items: [], loading: true, error: '' });
+  const [state, setState] = useState({ items: [], total: null, loading: true, error: '' });
   const [tick, setTick] = useState(0);
   const cursor = cursors[cursors.length - 1];
   useEffect(() => {
     if (!enabled) {
-      setState({ items: [], loading: false, error: '' });
+      setState({ items: [], total: null, loading: false, error: '' });
       return undefined;
     }
     let live = true;
     setState((s) => ({ ...s, loading: true }));
     load(cursor).then(
-      (items) => live && setState({ items: items || [], loading: false, error: '' }),
-      (e) => live && setState({ items: [], loading: false, error: e.message }),
+      (r) => live && setState(Array.isArray(r) || !r
+        ? { items: r || [], total: null, loading: false, error: '' }
+        : { items: r.items || [], total: r.total ?? null, loading: false, error: '' }),
+      (e) => live && setState({ items: [], total: null, loading: false, error: e.message }),
     );
     return () => { live = false; };
   }, [key, cursor, tick, enabled]);
@@ -148,13 +152,18 @@ export function useAction(owner) {
   return { busy, error, run, setError };
 }
 
-// List renders a paged list with a message when empty.
-export function List({ p, label, empty, render, id, total }) {
+// List renders a paged list with a message when empty. total is the
+// number of entries when the page knows it otherwise, else the list's own
+// (p.total); counted, [one, many], names the entries ("role", "roles") to
+// say how many there are, and prefix what they start with.
+export function List({ p, label, empty, render, id, total, counted, prefix }) {
+  const n = total !== undefined ? total : p.total;
   return html`<div class="list" id=${id} aria-busy=${p.loading}>
     <${ErrorText} text=${p.error} />
+    ${counted && !p.loading && !p.error && p.total > 0 && html`<p class="count" id=${id + '-count'}>${p.total} ${p.total === 1 ? counted[0] : counted[1]}${prefix ? ' starting with “' + prefix + '”' : ''}</p>`}
     ${!p.loading && !p.error && p.items.length === 0 && html`<p class="empty">${empty}</p>`}
     ${p.items.length > 0 && html`<ul aria-label=${label}>${p.items.map(render)}</ul>`}
-    <${Pager} p=${p} label=${label} total=${total} />
+    <${Pager} p=${p} label=${label} total=${n} />
   </div>`;
 }
 

@@ -1,6 +1,6 @@
 // A user's view: roles, effective permissions and "why"; and the members
 // page: scoped memberships of every scope.
-import { call, get, seg } from './api.js';
+import { call, get, getPage, seg } from './api.js';
 import { html, useState, usePaged, List, Field, Status, Search, useAction, useDebounced, href, pathText, unseen, PAGE, ROLES, PERMS, USERS } from './ui.js';
 
 export function UserLookup({ go, initial }) {
@@ -16,7 +16,7 @@ export function UserLookup({ go, initial }) {
 export function UsersPage({ go }) {
   const [find, setFind] = useState('');
   const prefix = useDebounced(find);
-  const p = usePaged((after) => get('users', { limit: PAGE, after, prefix }), (x) => x.user, [prefix]);
+  const p = usePaged((after) => getPage('users', { limit: PAGE, after, prefix }), (x) => x.user, [prefix]);
   return html`
     <section aria-labelledby="lookup-h">
       <h2 id="lookup-h">Look up a user</h2>
@@ -25,7 +25,7 @@ export function UsersPage({ go }) {
     <section aria-labelledby="users-h">
       <h2 id="users-h">Users holding a membership</h2>
       <${Search} id="find-user" label="Find users" value=${find} onInput=${setFind} list=${USERS} />
-      <${List} p=${p} label="Users" id="users-list" empty=${prefix ? 'No user starts with “' + prefix + '”.' : 'No user holds a membership.'}
+      <${List} p=${p} label="Users" id="users-list" counted=${['user', 'users']} prefix=${prefix} empty=${prefix ? 'No user starts with “' + prefix + '”.' : 'No user holds a membership.'}
         render=${(x) => html`<li key=${x.user} class="row"><a href=${href('user', x.user)}>${x.user}</a></li>`} />
     </section>`;
 }
