@@ -54,9 +54,12 @@ func CORS(cfg CORSConfig) (gin.HandlerFunc, error) {
 		return nil, err
 	}
 	cc := cors.Config{
-		AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions},
-		AllowHeaders:  corsAllowHeaders,
-		ExposeHeaders: []string{HeaderRequestID, "WWW-Authenticate", HeaderTotalCount},
+		AllowMethods: []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodOptions},
+		AllowHeaders: corsAllowHeaders,
+		// What a script of an allowed origin may read: the request id, the
+		// total of a list, a write's revision token (for ?at_least=) and
+		// how long to wait after a 429.
+		ExposeHeaders: []string{HeaderRequestID, "WWW-Authenticate", HeaderTotalCount, "Rolegate-Revision", "Retry-After"},
 		MaxAge:        12 * time.Hour,
 	}
 	if anyOrigin {

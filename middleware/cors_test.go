@@ -92,9 +92,9 @@ func TestCORS(t *testing.T) {
 			}
 			if tt.method == http.MethodGet && tt.wantAllow != "" {
 				// What a script of the origin may read: the request id and
-				// the total of a list route.
+				// the total of a list route, the revision token, Retry-After.
 				exposed := strings.ToLower(w.Header().Get("Access-Control-Expose-Headers"))
-				for _, h := range []string{"x-request-id", "www-authenticate", "x-total-count"} {
+				for _, h := range []string{"x-request-id", "www-authenticate", "x-total-count", "rolegate-revision", "retry-after"} {
 					if !strings.Contains(exposed, h) {
 						t.Errorf("Expose-Headers %q lacks %s", exposed, h)
 					}
