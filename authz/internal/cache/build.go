@@ -174,7 +174,7 @@ func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*role
 	if err != nil {
 		return nil, err
 	}
-	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name))}
+	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), shard: shardOf(name)}
 	for _, s := range sources {
 		r.bytes += sourceBytes + int64(len(s))
 	}

@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -34,10 +35,14 @@ type Cache struct {
 	sets       map[uint64][]*permSet
 	closed     bool // guarded by mu; also read lock-free through closedFlag
 	closedFlag atomic.Bool
-	// kills moves after every role entry that dies: a user entry stamped
-	// with its value has found all its role entries live since, so a warm
-	// check need not look at them one by one.
-	kills atomic.Uint64
+	// kills[s] moves after every role entry of shard s (see shardOf) that
+	// dies, killsAll after every one: a user entry stamped with the sum
+	// over its roles' shards (killsAll for a user of many shards) has
+	// found all its role entries live since, so a warm check need not
+	// look at them one by one. With shards, a grant to one role costs
+	// the users of other shards nothing.
+	kills    [killShards]atomic.Uint64
+	killsAll atomic.Uint64
 	// snap is a plain-map copy of users for the warm check (a built-in
 	// map lookup is cheaper than the concurrent map's); an entry that left
 	// users is marked gone, so the copy never answers for it. stale counts
@@ -67,8 +72,12 @@ type userEntry struct {
 	perms map[string]struct{}
 	bytes int64         // what the entry is counted as in the budget
 	used  atomic.Uint32 // the budget's clock at the last use
-	// stamp is the cache's kills when every role entry of this entry was
-	// last seen live; noStamp until then.
+	// shards are the kill shards of the entry's roles, each once; nil
+	// when there are more than maxUserShards (the stamp is then killsAll).
+	shards []uint8
+	// stamp is the cache's kill stamp for this entry (Cache.killStamp)
+	// when every role entry of this entry was last seen live; noStamp
+	// until then.
 	stamp atomic.Uint64
 	// gone: the entry left the users map (set under Cache.mu before the
 	// removal returns), so the snapshot must not answer with it.
@@ -76,6 +85,58 @@ type userEntry struct {
 }
 
 const noStamp = ^uint64(0)
+
+// killShards is the number of kill shards; maxUserShards the number of
+// shards a user's stamp sums at most before it takes killsAll instead.
+const (
+	killShards    = 256
+	maxUserShards = 8
+)
+
+// shardOf is the kill shard of a role.
+func shardOf(role string) uint8 { return uint8(maphash.String(setSeed, role)) }
+
+// killStamp is what u's stamp is compared with: the kills of its roles'
+// shards, summed (each only grows, so the sum moves with any of them).
+func (c *Cache) killStamp(u *userEntry) uint64 {
+	if u.shards == nil {
+		return c.killsAll.Load()
+	}
+	var k uint64
+	for _, s := range u.shards {
+		k += c.kills[s].Load()
+	}
+	return k
+}
+
+// userShards lists the shards of the roles, each once, or nil past
+// maxUserShards.
+func userShards(global []*roleEntry, byScope map[string][]*roleEntry) []uint8 {
+	var out []uint8
+	add := func(rs []*roleEntry) bool {
+		for _, r := range rs {
+			if !slices.Contains(out, r.shard) {
+				if len(out) == maxUserShards {
+					return false
+				}
+				out = append(out, r.shard)
+			}
+		}
+		return true
+	}
+	if !add(global) {
+		return nil
+	}
+	for _, rs := range byScope {
+		if !add(rs) {
+			return nil
+		}
+	}
+	if out == nil {
+		out = []uint8{} // no role: a stamp of 0 that never moves
+	}
+	return out
+}
 
 // newUserEntry returns the entry for user with these roles, its merged
 // set and its size filled in.
@@ -87,6 +148,7 @@ func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEn
 	for s, rs := range byScope {
 		u.bytes += int64(len(s)) + userBytes/4 + refBytes*int64(len(rs))
 	}
+	u.shards = userShards(global, byScope)
 	u.stamp.Store(noStamp)
 	return u
 }
@@ -97,6 +159,7 @@ type roleEntry struct {
 	set     *permSet // shared with every role entry of the same set
 	bytes   int64    // the entry's own size in the budget, its set apart
 	sources []string // roles the set was built from, name included
+	shard   uint8    // shardOf(name)
 	// dead: an invalidation reached this entry (or it was never
 	// published); users pointing at it must look the role up again.
 	dead atomic.Bool
@@ -221,7 +284,7 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	}
 	// One load instead of one per role, unless a role entry died since
 	// the last look; then one look at each, and the stamp moves on.
-	if k := c.kills.Load(); u.stamp.Load() != k {
+	if k := c.killStamp(u); u.stamp.Load() != k {
 		if !u.live() {
 			return false, false
 		}
@@ -241,9 +304,10 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	return false, true
 }
 
-// live reports whether every role entry of u is live. Read kills before
-// it: a role entry that dies moves kills after it is marked dead, so an
-// entry found live under a kills value was live when that value was.
+// live reports whether every role entry of u is live. Read the kill stamp
+// before it: a role entry that dies moves its shard's kills after it is
+// marked dead, so an entry found live under a stamp was live when that
+// stamp was.
 func (u *userEntry) live() bool {
 	for _, r := range u.global {
 		if r.dead.Load() {

@@ -70,7 +70,10 @@ func (c *Cache) flushLocked() {
 		r.dead.Store(true)
 		return true
 	})
-	c.kills.Add(1)
+	for i := range c.kills {
+		c.kills[i].Add(1)
+	}
+	c.killsAll.Add(1)
 	c.roles.Clear()
 	c.users.Range(func(_ string, u *userEntry) bool {
 		u.gone.Store(true)
@@ -106,7 +109,8 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 	if !r.dead.Load() {
 		r.killedAt.Store(c.roleEpoch.Load())
 		r.dead.Store(true)
-		c.kills.Add(1) // after dead: see userEntry.live
+		c.kills[r.shard].Add(1) // after dead: see userEntry.live
+		c.killsAll.Add(1)
 	}
 	for _, s := range r.sources {
 		if s == r.name {
