@@ -319,7 +319,7 @@ func BenchmarkFloor(b *testing.B) {
 // BenchmarkColdCheck measures a check for a user not in the cache, at the
 // large size on SQLite: user-not-cached reads the user's roles (their
 // permission sets, shared with other members, stay cached); nothing-cached
-// also reads each role's set (one read for the user, one per role).
+// also reads the roles' sets (one read for the user, one for all its roles).
 func BenchmarkColdCheck(b *testing.B) {
 	c, d := benchStore(b, benchSizes[2])
 	ctx := context.Background()

@@ -169,16 +169,18 @@ func (l storeLoader) UserRoles(ctx context.Context, user string) ([]string, map[
 	return global, byScope, storage.Classify(err)
 }
 
-// RoleEffective reads the role's effective permissions, inherited ones
-// included, with the roles they come from (the role and its ancestors) as
-// sources: a grant, a revoke or a link change on any of them drops the set.
-func (l storeLoader) RoleEffective(ctx context.Context, role string) ([]string, []string, error) {
-	perms, sources, err := storage.RoleEffective(ctx, l.c.az.db, l.c.scope, role)
+// RoleEffective reads the roles' effective permissions, inherited ones
+// included, with the roles they come from (each role and its ancestors)
+// as sources: a grant, a revoke or a link change on any of them drops the
+// set. All of a user's roles are read in one statement (a few for
+// thousands), not one per role.
+func (l storeLoader) RoleEffective(ctx context.Context, roles []string, fn func(role string, perms, sources []string) error) error {
+	err := storage.RoleEffective(ctx, l.c.az.db, l.c.scope, roles, fn)
 	if err != nil {
 		l.countError(err)
-		return nil, nil, storage.Classify(err)
+		return storage.Classify(err)
 	}
-	return perms, sources, nil
+	return nil
 }
 
 // countError counts a failed read in rolegate_store_errors_total, unless

@@ -129,7 +129,8 @@ func TestConfigShapeLimits(t *testing.T) {
 // on the deepest role, uncached, answers in under 50 ms (the median of 20
 // is asserted, the slowest reported); one more link is refused with 422.
 // The same checks for user all, a member of all 33 roles (the decision
-// cache then builds 33 role sets), are reported, not asserted.
+// cache then builds 33 role sets, read in one statement), are held to the
+// same 50 ms.
 //
 //	AUTH_TEST_SHAPES=1 go test -count=1 -v -run TestInheritanceChainAtLimit ./authz/
 func TestInheritanceChainAtLimit(t *testing.T) {
@@ -160,26 +161,25 @@ func TestInheritanceChainAtLimit(t *testing.T) {
 		for _, q := range []struct {
 			name, path string
 			check      func(map[string]any) bool
-			report     bool
 		}{
 			{"has_permission", "/api/has_permission/u/" + top, func(b map[string]any) bool {
 				return b["data"].(map[string]any)["result"] == true
-			}, false},
+			}},
 			{"role_permissions?effective=true", "/api/role_permissions/d0?effective=true", func(b map[string]any) bool {
 				return len(b["data"].([]any)) == depth+1
-			}, false},
+			}},
 			{"has_permission?explain=true", "/api/has_permission/u/" + top + "?explain=true", func(b map[string]any) bool {
 				return b["data"].(map[string]any)["result"] == true
-			}, false},
+			}},
 			{"permission?explain=true (role)", "/api/permission/d0/" + top + "?explain=true", func(b map[string]any) bool {
 				return b["data"].(map[string]any)["result"] == true
-			}, false},
+			}},
 			{"has_permission, member of all 33", "/api/has_permission/all/" + top, func(b map[string]any) bool {
 				return b["data"].(map[string]any)["result"] == true
-			}, true},
+			}},
 			{"has_permission?explain=true, member of all 33", "/api/has_permission/all/" + top + "?explain=true", func(b map[string]any) bool {
 				return b["data"].(map[string]any)["result"] == true
-			}, true},
+			}},
 		} {
 			var times []time.Duration
 			for range 20 {
@@ -197,7 +197,7 @@ func TestInheritanceChainAtLimit(t *testing.T) {
 			med, slowest := times[len(times)/2], times[len(times)-1]
 			t.Logf("%s: %s, uncached: median %v, slowest %v", target.Name, q.name,
 				med.Round(10*time.Microsecond), slowest.Round(10*time.Microsecond))
-			if med > 50*time.Millisecond && !q.report {
+			if med > 50*time.Millisecond {
 				t.Errorf("%s: %s median %v, want under 50 ms", target.Name, q.name, med)
 			}
 		}

@@ -3,42 +3,113 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"fmt"
 
 	"github.com/uptrace/bun"
 )
 
-// RoleEffective returns what the decision cache keeps per role with
-// inheritance: the role's effective permissions (its own grants and those
-// of every role it inherits from, plain names) and the roles they were
-// built from (sources: the role and all its ancestors), read in one
-// statement so both describe one state of the store. A role that does not
+// RoleEffective reads what the decision cache keeps per role with
+// inheritance, for several roles at once: for each of roles (once per
+// distinct name, in the order given) fn gets the role's effective
+// permissions (its own grants and those of every role it inherits from,
+// plain names, sorted and distinct) and the roles they were built from
+// (sources: the role and all its ancestors, sorted). A role that does not
 // exist has no permissions and is its only source.
-func RoleEffective(ctx context.Context, db bun.IDB, s Scope, role string) (perms, sources []string, err error) {
+//
+// The roles are read a chunk at a time (roleEffectiveChunk, one statement
+// each, the ancestors and the grants together so both describe one state
+// of the store), and each distinct ancestor's grants are read once per
+// chunk, however many of the roles inherit from it: a user in 600 roles
+// inheriting one large role costs one statement, and the large role's
+// names once. perms may be shared between roles (one role's own set, when
+// no other source adds to it): fn must not modify it. An error from fn
+// stops the read and is returned.
+func RoleEffective(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, perms, sources []string) error) error {
+	seen := make(map[string]bool, len(roles))
+	distinct := make([]string, 0, len(roles))
+	for _, r := range roles {
+		if !seen[r] {
+			seen[r] = true
+			distinct = append(distinct, r)
+		}
+	}
+	for len(distinct) > 0 {
+		chunk := distinct[:min(len(distinct), roleEffectiveChunk)]
+		distinct = distinct[len(chunk):]
+		if err := roleEffectiveChunkRead(ctx, db, s, chunk, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// roleEffectiveChunk is how many roles RoleEffective reads in one
+// statement: its text grows with the names, so a user holding thousands of
+// roles takes a few statements rather than one of megabytes.
+const roleEffectiveChunk = 1000
+
+func roleEffectiveChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, perms, sources []string) error) error {
 	var rows []struct {
+		Seed sql.NullString `bun:"seed"`
 		Role string         `bun:"role"`
 		Name sql.NullString `bun:"name"`
 	}
-	err = db.NewRaw(`WITH `+fmt.Sprintf(ancestorsCTE, "SELECT CAST(? AS TEXT)")+`
-		SELECT role, CAST(NULL AS TEXT) AS name FROM r
-		UNION ALL SELECT role, name FROM rolegate_permissions WHERE ns = ? AND role IN (SELECT role FROM r)`,
-		role, s.NS, s.NS).Scan(ctx, &rows)
+	// a: the roles' ancestors from the closure; r: the roles that exist
+	// and their ancestors, each once; then the grants of r. (CROSS JOIN
+	// makes SQLite read r first and the grants by their key.)
+	err := db.NewRaw(`WITH a(role, ancestor) AS (SELECT role, ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role IN (?)),
+		r(role) AS (SELECT name FROM rolegate_roles WHERE ns = ? AND name IN (?) UNION SELECT ancestor FROM a)
+		SELECT role AS seed, ancestor AS role, CAST(NULL AS TEXT) AS name FROM a
+		UNION ALL SELECT CAST(NULL AS TEXT), p.role, p.name FROM r CROSS JOIN rolegate_permissions p WHERE p.ns = ? AND p.role = r.role`,
+		s.NS, bun.List(roles), s.NS, bun.List(roles), s.NS).Scan(ctx, &rows)
 	if err != nil {
-		return nil, nil, Classify(err)
+		return Classify(err)
 	}
-	sources = []string{role}
-	var stored []string
+	ancestors := map[string][]string{}
+	stored := map[string][]string{}
 	for _, r := range rows {
-		if r.Name.Valid {
-			stored = append(stored, r.Name.String)
-		} else {
-			sources = append(sources, r.Role)
+		switch {
+		case r.Seed.Valid:
+			ancestors[r.Seed.String] = append(ancestors[r.Seed.String], r.Role)
+		case r.Name.Valid:
+			stored[r.Role] = append(stored[r.Role], r.Name.String)
 		}
 	}
-	if perms, err = plainAll(s.Permissions, stored); err != nil {
-		return nil, nil, err
+	rows = nil
+	// Each role's grants in plain text, once, however many roles inherit
+	// them.
+	granted := make(map[string][]string, len(stored))
+	for role, names := range stored {
+		perms, err := plainAll(s.Permissions, names)
+		if err != nil {
+			return err
+		}
+		granted[role] = perms
 	}
-	return sortedUnique(perms), sortedUnique(sources), nil
+	for _, role := range roles {
+		sources := sortedUnique(append([]string{role}, ancestors[role]...))
+		var from [][]string
+		for _, src := range sources {
+			if len(granted[src]) > 0 {
+				from = append(from, granted[src])
+			}
+		}
+		var perms []string
+		switch len(from) {
+		case 0:
+			perms = []string{}
+		case 1:
+			perms = from[0] // shared: see the doc
+		default:
+			for _, p := range from {
+				perms = append(perms, p...)
+			}
+			perms = sortedUnique(perms)
+		}
+		if err := fn(role, perms, sources); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UserRoleSets returns the roles the user holds globally and, per scope,

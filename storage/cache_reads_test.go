@@ -34,7 +34,7 @@ func TestCacheReads(t *testing.T) {
 		for _, l := range [][2]string{{"editor", "viewer"}, {"admin", "editor"}} {
 			must(storage.AddInheritance(ctx, db, s, l[0], l[1]))
 		}
-		for _, c := range []struct {
+		cases := []struct {
 			role           string
 			perms, sources []string
 		}{
@@ -43,11 +43,32 @@ func TestCacheReads(t *testing.T) {
 			{"viewer", []string{"read"}, []string{"viewer"}},
 			{"other", []string{}, []string{"other"}},
 			{"ghost", []string{}, []string{"ghost"}}, // no such role: no permissions
-		} {
-			perms, sources, err := storage.RoleEffective(ctx, db, s, c.role)
+		}
+		for _, c := range cases {
+			perms, sources, err := roleEffective(ctx, db, s, c.role)
 			if err != nil || !slices.Equal(perms, c.perms) || !slices.Equal(sources, c.sources) {
 				t.Fatalf("RoleEffective(%s) = %v, %v, %v; want %v, %v", c.role, perms, sources, err, c.perms, c.sources)
 			}
+		}
+		// All at once (a name twice is answered once), in the order given.
+		var order []string
+		want := map[string]int{}
+		var all []string
+		for i, c := range cases {
+			want[c.role] = i
+			all = append(all, c.role)
+		}
+		all = append(all, "viewer")
+		err := storage.RoleEffective(ctx, db, s, all, func(role string, perms, sources []string) error {
+			order = append(order, role)
+			c := cases[want[role]]
+			if !slices.Equal(perms, c.perms) || !slices.Equal(sources, c.sources) {
+				t.Errorf("RoleEffective(all) for %s = %v, %v; want %v, %v", role, perms, sources, c.perms, c.sources)
+			}
+			return nil
+		})
+		if err != nil || !slices.Equal(order, all[:len(cases)]) {
+			t.Fatalf("RoleEffective(all) answered %v, %v; want each of %v once, in order", order, err, all[:len(cases)])
 		}
 
 		must(storage.AddMembership(ctx, db, s, "", "alice", "other"))
@@ -65,4 +86,13 @@ func TestCacheReads(t *testing.T) {
 			t.Fatalf("UserRoleSets(nobody) = %v, %v, %v", global, byScope, err)
 		}
 	})
+}
+
+// roleEffective is storage.RoleEffective for one role.
+func roleEffective(ctx context.Context, db bun.IDB, s storage.Scope, role string) (perms, sources []string, err error) {
+	err = storage.RoleEffective(ctx, db, s, []string{role}, func(_ string, p, src []string) error {
+		perms, sources = p, src
+		return nil
+	})
+	return perms, sources, err
 }

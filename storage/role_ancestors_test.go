@@ -137,7 +137,7 @@ func TestInheritanceClosureFollowsChanges(t *testing.T) {
 			}
 			slices.Sort(sources)
 			slices.Sort(perms)
-			gotPerms, gotSources, err := storage.RoleEffective(ctx, db, s, r)
+			gotPerms, gotSources, err := roleEffective(ctx, db, s, r)
 			if err != nil || !slices.Equal(gotPerms, perms) || !slices.Equal(gotSources, sources) {
 				t.Fatalf("RoleEffective(%s) = %v, %v, %v; want %v, %v", r, gotPerms, gotSources, err, perms, sources)
 			}

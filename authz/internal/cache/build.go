@@ -1,6 +1,9 @@
 package cache
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // fresh returns an entry for user whose role sets were all live when
 // looked up: the cached one, refreshed where an invalidation reached its
@@ -49,20 +52,31 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 	if err != nil {
 		return nil, err
 	}
-	roles, err := c.roleEntries(ctx, global)
+	// Every role the user holds, global or scoped, looked up (and the
+	// missing ones read) together.
+	names := global
+	for _, ns := range byScope {
+		names = append(names[:len(names):len(names)], ns...)
+	}
+	entries, err := c.roleEntries(ctx, names)
 	if err != nil {
 		return nil, err
+	}
+	pick := func(names []string) []*roleEntry {
+		out := make([]*roleEntry, len(names))
+		for i, n := range names {
+			out[i] = entries[n]
+		}
+		return out
 	}
 	var scoped map[string][]*roleEntry
 	if len(byScope) > 0 {
 		scoped = make(map[string][]*roleEntry, len(byScope))
 		for s, names := range byScope {
-			if scoped[s], err = c.roleEntries(ctx, names); err != nil {
-				return nil, err
-			}
+			scoped[s] = pick(names)
 		}
 	}
-	u := newUserEntry(user, roles, scoped)
+	u := newUserEntry(user, pick(global), scoped)
 	u.used.Store(c.budget.clock.Load())
 	c.mu.Lock()
 	published := !c.closed && c.userEpoch.Load() == epoch
@@ -84,20 +98,42 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 // refresh replaces the dead role entries of u with live ones, and
 // publishes the result in u's place unless u was dropped meanwhile.
 func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
-	global, err := c.refreshed(ctx, u.global)
+	// The dead ones, global or scoped, looked up (and read) together.
+	var dead []string
+	collect := func(rs []*roleEntry) {
+		for _, r := range rs {
+			if r.dead.Load() {
+				dead = append(dead, r.name)
+			}
+		}
+	}
+	collect(u.global)
+	for _, rs := range u.byScope {
+		collect(rs)
+	}
+	live, err := c.roleEntries(ctx, dead)
 	if err != nil {
 		return nil, err
+	}
+	refreshed := func(rs []*roleEntry) []*roleEntry {
+		out := make([]*roleEntry, len(rs))
+		for i, r := range rs {
+			if n, ok := live[r.name]; ok {
+				out[i] = n
+			} else {
+				out[i] = r
+			}
+		}
+		return out
 	}
 	var scoped map[string][]*roleEntry
 	if u.byScope != nil {
 		scoped = make(map[string][]*roleEntry, len(u.byScope))
 		for s, rs := range u.byScope {
-			if scoped[s], err = c.refreshed(ctx, rs); err != nil {
-				return nil, err
-			}
+			scoped[s] = refreshed(rs)
 		}
 	}
-	n := newUserEntry(u.name, global, scoped)
+	n := newUserEntry(u.name, refreshed(u.global), scoped)
 	n.used.Store(u.used.Load())
 	replaced := false
 	c.mu.Lock()
@@ -123,69 +159,130 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 	return n, nil
 }
 
-func (c *Cache) refreshed(ctx context.Context, rs []*roleEntry) ([]*roleEntry, error) {
-	out := make([]*roleEntry, len(rs))
-	for i, r := range rs {
-		if !r.dead.Load() {
-			out[i] = r
+// roleEntries returns a live entry for each of names (by name): the cached
+// ones, and the others built from the store, all of them in one read
+// (Loader.RoleEffective) rather than one per role. Concurrent misses of a
+// role still read it once: a role whose build is already running under
+// this epoch is waited for, not read again.
+func (c *Cache) roleEntries(ctx context.Context, names []string) (map[string]*roleEntry, error) {
+	got := make(map[string]*roleEntry, len(names))
+	var missing []string
+	asked := make(map[string]bool, len(names))
+	for _, name := range names {
+		if asked[name] {
 			continue
 		}
-		var err error
-		if out[i], err = c.role(ctx, r.name); err != nil {
-			return nil, err
+		asked[name] = true
+		if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
+			got[name] = r
+			continue
 		}
+		missing = append(missing, name)
 	}
-	return out, nil
-}
-
-func (c *Cache) roleEntries(ctx context.Context, names []string) ([]*roleEntry, error) {
-	out := make([]*roleEntry, len(names))
-	for i, name := range names {
-		var err error
-		if out[i], err = c.role(ctx, name); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// role returns the role's live entry, building it when missing or dead.
-func (c *Cache) role(ctx context.Context, name string) (*roleEntry, error) {
-	if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
-		return r, nil
+	if len(missing) == 0 {
+		return got, nil
 	}
 	epoch := c.roleEpoch.Load()
-	return c.roleFlights.do(ctx, name, epoch, func() (*roleEntry, error) {
-		// As for users: a build that ended since our miss.
-		if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
-			return r, nil
-		}
-		return c.buildRole(ctx, name, epoch)
-	})
-}
-
-// buildRole reads the role's effective set and publishes it unless a role
-// invalidation happened since epoch was read. An entry not published is
-// born dead: whoever holds it uses it for the check at hand only.
-func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*roleEntry, error) {
-	c.building.Add(1)
-	defer c.building.Add(-1)
-	perms, sources, err := c.load.RoleEffective(ctx, name)
+	built, err := c.roleFlights.doMany(ctx, missing, epoch,
+		func(keys []string) ([]*roleEntry, error) { return c.buildRoles(ctx, keys, epoch) },
+		func(key string) (*roleEntry, error) {
+			rs, err := c.buildRoles(ctx, []string{key}, epoch)
+			if err != nil {
+				return nil, err
+			}
+			return rs[0], nil
+		})
 	if err != nil {
 		return nil, err
 	}
+	for i, name := range missing {
+		got[name] = built[i]
+	}
+	return got, nil
+}
+
+// buildRoles reads the effective sets of the roles names (distinct) in one
+// Loader call and publishes each (see publishRole); it returns their
+// entries in the order of names.
+func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([]*roleEntry, error) {
+	c.building.Add(1)
+	defer c.building.Add(-1)
+	out := make([]*roleEntry, len(names))
+	at := make(map[string]int, len(names))
+	var read []string
+	for i, name := range names {
+		// As for users: a build that ended since our miss.
+		if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
+			out[i] = r
+			continue
+		}
+		at[name] = i
+		read = append(read, name)
+	}
+	if len(read) == 0 {
+		return out, nil
+	}
+	memo := setMemo{}
+	err := c.load.RoleEffective(ctx, read, func(name string, perms, sources []string) error {
+		i, ok := at[name]
+		if !ok || out[i] != nil {
+			return fmt.Errorf("cache: the store answered for role %q, not asked for or answered twice", name)
+		}
+		out[i] = c.publishRole(name, epoch, perms, sources, memo)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range out {
+		if r == nil {
+			return nil, fmt.Errorf("cache: the store did not answer for role %q", names[i])
+		}
+	}
+	return out, nil
+}
+
+// setMemo remembers, during one read of several roles, the set made of
+// each perms slice the Loader handed over, by the slice's first element:
+// the store hands one slice to every role whose set is one role's grants
+// (600 roles inheriting one large role, adding nothing), and those are
+// then sorted, hashed and looked up once, not once per role.
+type setMemo map[*string]memoSet
+
+type memoSet struct {
+	n      int // the slice's length
+	sorted []string
+	hash   uint64
+	set    *permSet
+}
+
+// publishRole makes the entry of a role from its effective set as read,
+// and publishes it unless a role invalidation happened since epoch was
+// read. An entry not published is born dead: whoever holds it uses it for
+// the check at hand only.
+func (c *Cache) publishRole(name string, epoch uint64, perms, sources []string, memo setMemo) *roleEntry {
 	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), shard: shardOf(name)}
 	for _, s := range sources {
 		r.bytes += sourceBytes + int64(len(s))
 	}
-	perms, hash := sortedSet(perms)
-	// A set already interned is shared, and the names just read are
-	// dropped; otherwise the set is built here, outside the lock.
-	c.mu.Lock()
-	r.set = c.findSetLocked(perms, hash)
-	c.mu.Unlock()
-	if r.set == nil {
-		r.set = newPermSet(perms, hash)
+	var key *string
+	if len(perms) > 0 {
+		key = &perms[0]
+	}
+	var hash uint64
+	if m, ok := memo[key]; ok && key != nil && m.n == len(perms) {
+		// The same slice as an earlier role of this read: its set.
+		perms, hash, r.set = m.sorted, m.hash, m.set
+	} else {
+		perms, hash = sortedSet(perms)
+		// A set already interned is shared, and the names just read are
+		// dropped; otherwise the set is built here, outside the lock.
+		c.mu.Lock()
+		r.set = c.findSetLocked(perms, hash)
+		c.mu.Unlock()
+		if r.set == nil {
+			r.set = newPermSet(perms, hash)
+		}
 	}
 	c.mu.Lock()
 	published := !c.closed && c.roleEpoch.Load() == epoch
@@ -211,8 +308,11 @@ func (c *Cache) buildRole(ctx context.Context, name string, epoch uint64) (*role
 		r.dead.Store(true)
 	}
 	c.mu.Unlock()
+	if key != nil && memo != nil {
+		memo[key] = memoSet{n: len(perms), sorted: perms, hash: hash, set: r.set}
+	}
 	if published {
 		c.budget.settle()
 	}
-	return r, nil
+	return r
 }

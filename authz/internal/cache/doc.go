@@ -15,9 +15,11 @@
 //
 // A grant or revoke on a role drops every cached role set built from that
 // role (itself, and with inheritance the roles inheriting from it); a
-// membership change drops that user; a flush drops the client. Concurrent
-// misses for one key read the store once, and one Budget bounds the
-// entries and bytes of all clients together, taking from the largest.
+// membership change drops that user; a flush drops the client. A user's
+// missing role sets are read together (one read of the store for all of
+// them, not one per role), concurrent misses for one key read the store
+// once, and one Budget bounds the entries and bytes of all clients
+// together, taking from the largest.
 //
 // The warm check (Cache.Allowed, Cache.HasRole) takes no lock and
 // allocates nothing: the user from a plain-map snapshot, one comparison of

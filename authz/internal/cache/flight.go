@@ -82,3 +82,97 @@ func (f *flights[V]) waiting(key string) int {
 func isContextErr(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
+
+// doMany is do for several distinct keys under one epoch: the keys with a
+// build already running under epoch wait for it, and fn builds all the
+// others together (one read of the store for them all), returning one
+// value per key it is given, in that order. A joined build that failed
+// only because its own caller gave up is run again for its key alone,
+// with one. The values come back in the order of keys.
+//
+// A caller finishes the builds it owns before it waits for the ones it
+// joined, so two callers that each joined the other's keys never wait for
+// each other.
+func (f *flights[V]) doMany(ctx context.Context, keys []string, epoch uint64, fn func(keys []string) ([]V, error), one func(key string) (V, error)) ([]V, error) {
+	type joined struct {
+		at int
+		c  *flight[V]
+	}
+	var (
+		own   []string
+		ownAt []int
+		mine  []*flight[V]
+		waits []joined
+	)
+	f.mu.Lock()
+	if f.calls == nil {
+		f.calls = map[string]*flight[V]{}
+	}
+	for i, k := range keys {
+		if c, ok := f.calls[k]; ok && c.epoch == epoch {
+			c.waiters++
+			waits = append(waits, joined{i, c})
+			continue
+		}
+		c := &flight[V]{epoch: epoch, done: make(chan struct{}), err: errBuildPanicked}
+		f.calls[k] = c // as in do: an older epoch's build runs on for its own waiters
+		own, ownAt, mine = append(own, k), append(ownAt, i), append(mine, c)
+	}
+	f.mu.Unlock()
+
+	out := make([]V, len(keys))
+	if len(own) > 0 {
+		if err := f.runMany(own, mine, fn); err != nil {
+			return nil, err
+		}
+		for j, c := range mine {
+			out[ownAt[j]] = c.v
+		}
+	}
+	for _, w := range waits {
+		select {
+		case <-w.c.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		v, err := w.c.v, w.c.err
+		if err != nil && isContextErr(err) && ctx.Err() == nil {
+			key := keys[w.at]
+			v, err = f.do(ctx, key, epoch, func() (V, error) { return one(key) })
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[w.at] = v
+	}
+	return out, nil
+}
+
+// runMany runs fn for the builds mine of keys, and ends them with its
+// values (or its error).
+func (f *flights[V]) runMany(keys []string, mine []*flight[V], fn func(keys []string) ([]V, error)) error {
+	defer func() {
+		f.mu.Lock()
+		for j, c := range mine {
+			if f.calls[keys[j]] == c {
+				delete(f.calls, keys[j])
+			}
+		}
+		f.mu.Unlock()
+		for _, c := range mine {
+			close(c.done)
+		}
+	}()
+	vs, err := fn(keys)
+	if err == nil && len(vs) != len(keys) {
+		err = errors.New("cache: a build returned the wrong number of values")
+	}
+	for j, c := range mine {
+		if err != nil {
+			c.err = err
+			continue
+		}
+		c.v, c.err = vs[j], nil
+	}
+	return err
+}

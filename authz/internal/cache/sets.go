@@ -31,11 +31,18 @@ type permSet struct {
 
 var setSeed = maphash.MakeSeed()
 
-// sortedSet sorts and deduplicates perms in place and returns them with
-// their hash, the key under which identical sets are interned.
+// sortedSet returns perms sorted and distinct, with their hash, the key
+// under which identical sets are interned. perms is not modified (a
+// Loader may share it between roles): it is returned as it is when
+// already sorted and distinct, as the store gives it, else sorted in a
+// copy.
 func sortedSet(perms []string) ([]string, uint64) {
-	slices.Sort(perms)
-	perms = slices.Compact(perms)
+	for i := 1; i < len(perms); i++ {
+		if perms[i-1] >= perms[i] {
+			perms = slices.Compact(slices.Sorted(slices.Values(perms)))
+			break
+		}
+	}
 	var h maphash.Hash
 	h.SetSeed(setSeed)
 	for _, p := range perms {

@@ -18,7 +18,9 @@ type fakeStore struct {
 	grants  map[string]map[string]bool            // role -> permission
 	parents map[string][]string                   // role -> roles it inherits from
 
-	userReads, roleReads atomic.Int64
+	// userReads counts the user reads, roleReads the roles read and
+	// roleLoads the reads of roles (one read may cover several roles).
+	userReads, roleReads, roleLoads atomic.Int64
 	// afterRead, when set, runs after a read and before it returns: kind
 	// is "user" or "role".
 	afterRead func(kind, key string)
@@ -63,35 +65,46 @@ func (s *fakeStore) UserRoles(_ context.Context, user string) ([]string, map[str
 	return global, byScope, nil
 }
 
-func (s *fakeStore) RoleEffective(_ context.Context, role string) ([]string, []string, error) {
-	s.roleReads.Add(1)
+func (s *fakeStore) RoleEffective(_ context.Context, roles []string, fn func(role string, perms, sources []string) error) error {
+	s.roleLoads.Add(1)
+	s.roleReads.Add(int64(len(roles)))
+	type set struct{ perms, sources []string }
+	sets := make([]set, len(roles))
 	s.mu.Lock()
-	seen := map[string]bool{}
-	var walk func(r string)
-	walk = func(r string) {
-		if seen[r] {
-			return
+	for i, role := range roles {
+		seen := map[string]bool{}
+		var walk func(r string)
+		walk = func(r string) {
+			if seen[r] {
+				return
+			}
+			seen[r] = true
+			for _, p := range s.parents[r] {
+				walk(p)
+			}
 		}
-		seen[r] = true
-		for _, p := range s.parents[r] {
-			walk(p)
-		}
-	}
-	walk(role)
-	var perms, sources []string
-	for r := range seen {
-		sources = append(sources, r)
-		for p, ok := range s.grants[r] {
-			if ok {
-				perms = append(perms, p)
+		walk(role)
+		for r := range seen {
+			sets[i].sources = append(sets[i].sources, r)
+			for p, ok := range s.grants[r] {
+				if ok {
+					sets[i].perms = append(sets[i].perms, p)
+				}
 			}
 		}
 	}
 	s.mu.Unlock()
 	if hook := s.afterRead; hook != nil {
-		hook("role", role)
+		for _, role := range roles {
+			hook("role", role)
+		}
 	}
-	return perms, sources, nil
+	for i, role := range roles {
+		if err := fn(role, sets[i].perms, sets[i].sources); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // The writes change the store only; the test invalidates, as authz does
