@@ -64,6 +64,8 @@ type Authz struct {
 	admins        adminKeys            // the closed admin plane's keys; nil in open mode
 	writeRate     *limits.WriteRate    // open mode: writes per client and second; nil otherwise
 	readGate      *limits.InFlight     // open mode: store-reading REST requests in flight per client; nil otherwise
+	batchGate     *limits.InFlight     // open mode: batches in flight per client (one); nil otherwise
+	batchesAll    *limits.InFlight     // open mode: batches in flight of all clients (one entry); nil otherwise
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
@@ -155,6 +157,8 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	if az.open() {
 		az.writeRate = limits.NewWriteRate(cfg.OpenWritesPerSecond, "AUTH_OPEN_WRITES_PER_SECOND")
 		az.readGate = limits.NewInFlight(cfg.MaxReadsInFlight, "AUTH_MAX_READS_IN_FLIGHT")
+		az.batchGate = limits.NewInFlightWhy(1, "one batch at a time per client in open mode")
+		az.batchesAll = limits.NewInFlightWhy(maxOpenBatches, fmt.Sprintf("%d batches at a time of all clients in open mode", maxOpenBatches))
 	}
 	if !storage.IsPostgres(db) {
 		az.sqliteWriters = &sync.Mutex{}

@@ -360,6 +360,10 @@ func (h restHost) Caller(key string) (rest.Caller, error) {
 
 func (h restHost) RequestContext(c *gin.Context) context.Context { return h.az.requestContext(c) }
 
+func (h restHost) AdmitBatch(cl rest.Caller) (func(), error) {
+	return h.az.admitBatch(cl.(restCaller).Client)
+}
+
 func (h restHost) AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error) {
 	h.az.auditRefusal(ctx, fingerprint, action, resource, err)
 }

@@ -3,8 +3,10 @@ package authz
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/uuid"
@@ -105,4 +107,81 @@ func TestOpenModeReadsInFlight(t *testing.T) {
 			r()
 		}
 	})
+}
+
+// heldBody is a request body that blocks its first read until released,
+// and counts the reads: a batch held in flight, and a witness of whether
+// a refused batch's body was read at all.
+type heldBody struct {
+	started, release chan struct{}
+	reads            atomic.Int32
+	r                io.Reader
+}
+
+func newHeldBody(s string) *heldBody {
+	return &heldBody{started: make(chan struct{}), release: make(chan struct{}), r: strings.NewReader(s)}
+}
+
+func (b *heldBody) Read(p []byte) (int, error) {
+	if b.reads.Add(1) == 1 {
+		close(b.started)
+		<-b.release
+	}
+	return b.r.Read(p)
+}
+
+// In open mode a batch is let in before its body is read: a client with
+// no write left is refused 429 without the body being read; a client has
+// one batch in flight at a time, and all clients two: one more is 429
+// with Retry-After, and once they end the next goes through. A stranger
+// sending many 8 MiB batches at once cannot make the process hold them.
+func TestOpenModeBatchesInFlight(t *testing.T) {
+	target := storagetest.SQLite(t)
+	az, _ := openREST(t, target, func(c *Config) { c.OpenWritesPerSecond = 5 })
+	e := newTestRouter(t, az, "")
+	batch := `{"operations":[{"op":"add_role","role":"b"}]}`
+
+	// Over the write rate: refused, the body untouched.
+	spent := newKey()
+	for i := range 10 {
+		if w := performRequest(e, http.MethodPost, "/api/role/r"+string(rune('a'+i)), spent, nil); w.Code != http.StatusCreated {
+			t.Fatalf("write %d of the burst: %d %s", i, w.Code, w.Body)
+		}
+	}
+	body := newHeldBody(batch)
+	close(body.release)
+	w := performRequest(e, http.MethodPost, "/api/batch", spent, body)
+	checkEnvelope(t, w, http.StatusTooManyRequests)
+	if n := body.reads.Load(); n != 0 {
+		t.Errorf("the body of a batch over the write rate was read (%d reads)", n)
+	}
+
+	// One batch per client in flight, two of all clients.
+	a, b, c := newKey(), newKey(), newKey()
+	held := map[string]*heldBody{a: newHeldBody(batch), b: newHeldBody(batch)}
+	done := make(chan int, 2)
+	for _, k := range []string{a, b} {
+		go func() { done <- performRequest(e, http.MethodPost, "/api/batch", k, held[k]).Code }()
+		<-held[k].started
+	}
+	w = performRequest(e, http.MethodPost, "/api/batch", a, strings.NewReader(batch))
+	reply := checkEnvelope(t, w, http.StatusTooManyRequests)
+	if msg, _ := reply["error"].(string); !strings.Contains(msg, "one batch at a time") || w.Header().Get("Retry-After") == "" {
+		t.Errorf("a second batch of one client: %q, Retry-After %q", msg, w.Header().Get("Retry-After"))
+	}
+	w = performRequest(e, http.MethodPost, "/api/batch", c, strings.NewReader(batch))
+	reply = checkEnvelope(t, w, http.StatusTooManyRequests)
+	if msg, _ := reply["error"].(string); !strings.Contains(msg, "batches at a time of all clients") {
+		t.Errorf("a third client's batch while two run: %q", msg)
+	}
+	for _, h := range held {
+		close(h.release)
+	}
+	for range 2 {
+		if code := <-done; code != http.StatusOK {
+			t.Errorf("a held batch answered %d", code)
+		}
+	}
+	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", c, strings.NewReader(batch)), http.StatusOK)
+	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", a, strings.NewReader(`{"operations":[{"op":"add_role","role":"b2"}]}`)), http.StatusOK)
 }

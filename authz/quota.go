@@ -52,3 +52,33 @@ func (az *Authz) checkQuotaCounted(ctx context.Context, tx bun.IDB, ns string, r
 	}
 	return nil
 }
+
+// maxOpenBatches bounds the batches of all clients in flight in open
+// mode. A batch body is up to 8 MiB and decoding and running it holds
+// several times that; SQLite runs one writer at a time anyway.
+const maxOpenBatches = 2
+
+// admitBatch lets a batch in before its body is read. In open mode the
+// client must have a write left (else the body would be read only to be
+// refused), no other batch in flight, and fewer than maxOpenBatches
+// batches of all clients may be in flight: a stranger sending many large
+// batches at once cannot make the process hold their bodies together.
+// Without open mode it admits everything.
+func (az *Authz) admitBatch(c *Client) (release func(), err error) {
+	if az.writeRate == nil {
+		return func() {}, nil
+	}
+	if err := az.writeRate.Ready(c.scope.NS); err != nil {
+		return nil, err
+	}
+	mine, err := az.batchGate.Acquire(c.scope.NS)
+	if err != nil {
+		return nil, err
+	}
+	all, err := az.batchesAll.Acquire("")
+	if err != nil {
+		mine()
+		return nil, err
+	}
+	return func() { all(); mine() }, nil
+}

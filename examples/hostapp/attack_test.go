@@ -468,3 +468,74 @@ func TestOpenModeAttackNoopAudit(t *testing.T) {
 		})
 	}
 }
+
+// Memory by concurrent batches: 32 no-op batches of 8 MiB sent at once,
+// from one key and from 32 keys, make the process's resident set grow by
+// at most 256 MiB at any moment sampled: a batch is let in before its body
+// is read, one per client and two of all clients at a time, and the rest
+// are refused 429 unread.
+func TestOpenModeAttackConcurrentBatches(t *testing.T) {
+	needAttacks(t)
+	bin, _ := hostappBinary(t)
+	body := noopBatchBody(50_000)
+	const senders, maxGrowth = 32, 256 << 20
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		app := startOpen(t, bin, target)
+		for _, keys := range []int{1, senders} {
+			clients := make([]string, keys)
+			for i := range clients {
+				clients[i] = uuid.NewString()
+				app.must(t, http.MethodPost, "/api/role/r", clients[i], nil, http.StatusCreated)
+			}
+			before := app.rss()
+			var peak atomic.Int64
+			peak.Store(before)
+			stop := make(chan struct{})
+			var sampler sync.WaitGroup
+			sampler.Add(1)
+			go func() {
+				defer sampler.Done()
+				for {
+					if r := app.rss(); r > peak.Load() {
+						peak.Store(r)
+					}
+					select {
+					case <-stop:
+						return
+					case <-time.After(10 * time.Millisecond):
+					}
+				}
+			}()
+			var ok, limited, other atomic.Int32
+			var wg sync.WaitGroup
+			start := time.Now()
+			for i := range senders {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					code, _, _, err := app.send(http.MethodPost, "/api/batch", clients[i%keys], body)
+					switch {
+					case err == nil && code == http.StatusOK:
+						ok.Add(1)
+					case err == nil && code == http.StatusTooManyRequests:
+						limited.Add(1)
+					default:
+						other.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			close(stop)
+			sampler.Wait()
+			t.Logf("%s: %d batches of %s at once from %d key(s) in %v: %d answered, %d refused 429, %d otherwise; RSS %s before, at most %s (+%s)",
+				target.Name, senders, mib(int64(len(body))), keys, time.Since(start).Round(time.Millisecond), ok.Load(), limited.Load(), other.Load(),
+				mib(before), mib(peak.Load()), mib(peak.Load()-before))
+			if ok.Load() == 0 || other.Load() > 0 {
+				t.Errorf("%d answered, %d neither 200 nor 429; want some 200 and the rest 429", ok.Load(), other.Load())
+			}
+			if peak.Load()-before > maxGrowth {
+				t.Errorf("RSS grew by %s, over %s", mib(peak.Load()-before), mib(maxGrowth))
+			}
+		}
+	})
+}

@@ -12,6 +12,7 @@ import (
 type InFlight struct {
 	max     int
 	setting string
+	why     string // see NewInFlightWhy
 
 	mu       sync.Mutex
 	clients  map[string]int // client -> requests in flight (never 0)
@@ -22,6 +23,12 @@ type InFlight struct {
 // names it in refusals.
 func NewInFlight(max int, setting string) *InFlight {
 	return &InFlight{max: max, setting: setting, clients: map[string]int{}}
+}
+
+// NewInFlightWhy is NewInFlight for a bound no setting names; why says
+// it in refusals.
+func NewInFlightWhy(max int, why string) *InFlight {
+	return &InFlight{max: max, why: why, clients: map[string]int{}}
 }
 
 // inFlightRetry is the Retry-After of a refusal: requests that read the
@@ -36,13 +43,13 @@ func (f *InFlight) Acquire(client string) (release func(), err error) {
 	n, tracked := f.clients[client]
 	if !tracked && len(f.clients) >= ClientsTracked {
 		if f.overflow >= f.max {
-			return nil, &Refused{Setting: f.setting, RetryAfter: inFlightRetry}
+			return nil, &Refused{Setting: f.setting, Why: f.why, RetryAfter: inFlightRetry}
 		}
 		f.overflow++
 		return f.releaser(func() { f.overflow-- }), nil
 	}
 	if n >= f.max {
-		return nil, &Refused{Setting: f.setting, RetryAfter: inFlightRetry}
+		return nil, &Refused{Setting: f.setting, Why: f.why, RetryAfter: inFlightRetry}
 	}
 	f.clients[client] = n + 1
 	return f.releaser(func() {

@@ -46,6 +46,27 @@ func (w *WriteRate) Allow(client string) error {
 	return &Refused{Setting: w.setting, RetryAfter: time.Duration(missing / float64(w.perSecond) * float64(time.Second))}
 }
 
+// Ready reports, without taking anything, whether client has a write
+// left now: a *Refused when Allow would refuse. A batch asks before its
+// body is read, so that a client over its rate cannot make the process
+// hold bodies it will refuse.
+func (w *WriteRate) Ready(client string) error {
+	now := time.Now()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	l := w.clients[client]
+	if l == nil {
+		if len(w.clients) < ClientsTracked {
+			return nil // a fresh bucket is full
+		}
+		l = w.overflow
+	}
+	if tokens := l.TokensAt(now); tokens < 1 {
+		return &Refused{Setting: w.setting, RetryAfter: time.Duration((1 - tokens) / float64(w.perSecond) * float64(time.Second))}
+	}
+	return nil
+}
+
 // Tracked is how many clients have a bucket of their own.
 func (w *WriteRate) Tracked() int {
 	w.mu.Lock()

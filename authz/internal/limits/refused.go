@@ -15,10 +15,14 @@ var ErrTooMany = errors.New("too many requests")
 // when a retry may succeed.
 type Refused struct {
 	Setting    string        // the setting that bounds it, e.g. AUTH_OPEN_WRITES_PER_SECOND
+	Why        string        // instead of Setting, for a bound no setting names
 	RetryAfter time.Duration // at least a second
 }
 
 func (r *Refused) Error() string {
+	if r.Why != "" {
+		return fmt.Sprintf("%v: %s; retry in %d s", ErrTooMany, r.Why, r.Seconds())
+	}
 	return fmt.Sprintf("%v: over %s for this client; retry in %d s", ErrTooMany, r.Setting, r.Seconds())
 }
 

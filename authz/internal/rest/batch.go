@@ -71,6 +71,12 @@ func (a *API) batch(c *gin.Context) {
 		a.fail(c, ctx, rt, call, refuse(err))
 		return
 	}
+	release, err := a.host.AdmitBatch(cl)
+	if err != nil {
+		a.fail(c, ctx, rt, call, err)
+		return
+	}
+	defer release()
 	ops, err := a.readBatch(c)
 	if err != nil {
 		a.fail(c, ctx, rt, call, err)

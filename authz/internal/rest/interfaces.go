@@ -115,4 +115,9 @@ type Host interface {
 	// fingerprint ("" when no key was accepted), subject to the refusal
 	// budget.
 	AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error)
+	// AdmitBatch is asked before a batch's body is read: in open mode, a
+	// *limits.Refused (429) when the client has no write left or a batch
+	// in flight, or too many batches of all clients are in flight; else
+	// release gives the slot back (call it once).
+	AdmitBatch(cl Caller) (release func(), err error)
 }
