@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 
@@ -14,8 +15,11 @@ import (
 // matched route pattern, not the concrete path, because concrete paths
 // carry user, role and permission names that may be encrypted at rest;
 // query strings, headers and bodies are never logged since they carry
-// client keys and tokens. 5xx responses log at Error level, the rest at
-// Info. A nil l means slog.Default().
+// client keys and tokens. 5xx responses log at Error level; reads answered
+// without error (GET and HEAD, status below 400) at Debug, since a check
+// route answered thousands of times a second would otherwise write a line
+// per check, costing more than the check; the rest (writes, refusals,
+// errors) at Info. A nil l means slog.Default().
 //
 // One line per request: when the route's chain already holds Gin's own
 // logger (gin.Default, gin.Logger), the host logs the request, and this
@@ -38,6 +42,8 @@ func Logger(l *slog.Logger) gin.HandlerFunc {
 			level = slog.LevelError
 		case !log.Enabled(ctx, slog.LevelInfo) && !log.Enabled(ctx, slog.LevelDebug):
 			return // the line would be dropped at either level: build nothing
+		case status < 400 && (c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead):
+			level = slog.LevelDebug // a read that went well
 		case chainHasGinLogger(c, hostLogs):
 			level = slog.LevelDebug
 		}

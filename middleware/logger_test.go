@@ -12,14 +12,16 @@ import (
 func TestLogger(t *testing.T) {
 	tests := []struct {
 		name       string
+		method     string
 		path       string
 		wantPath   string
 		wantStatus float64
 		wantLevel  string
 	}{
-		{"matched route logs its pattern", "/api/membership/sara/chef?token=s3cret", "/api/membership/:user/:group", 200, "INFO"},
-		{"unmatched logs a placeholder", "/api/nope/sara?token=s3cret", "(unmatched)", 404, "INFO"},
-		{"5xx logs at error", "/fail", "/fail", 503, "ERROR"},
+		{"a write logs its pattern at info", http.MethodPost, "/api/membership/sara/chef?token=s3cret", "/api/membership/:user/:group", 200, "INFO"},
+		{"a read that went well logs at debug", http.MethodGet, "/api/membership/sara/chef?token=s3cret", "/api/membership/:user/:group", 200, "DEBUG"},
+		{"unmatched logs a placeholder at info", http.MethodGet, "/api/nope/sara?token=s3cret", "(unmatched)", 404, "INFO"},
+		{"5xx logs at error", http.MethodGet, "/fail", "/fail", 503, "ERROR"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -27,15 +29,16 @@ func TestLogger(t *testing.T) {
 			r := gin.New()
 			r.Use(RequestID(), Logger(l))
 			r.GET("/api/membership/:user/:group", func(c *gin.Context) { Respond(c, 200, "ok", true) })
+			r.POST("/api/membership/:user/:group", func(c *gin.Context) { Respond(c, 200, "ok", true) })
 			r.GET("/fail", func(c *gin.Context) { Fail(c, 503, "", "down") })
-			w := performRequest(r, http.MethodGet, tt.path, strings.NewReader("body-secret"),
+			w := performRequest(r, tt.method, tt.path, strings.NewReader("body-secret"),
 				"Authorization", "Bearer "+validKey, "X-Request-ID", "req-1")
 			lines := logLines(t, buf)
 			if len(lines) != 1 {
 				t.Fatalf("want one line, got %d: %s", len(lines), buf)
 			}
 			line := lines[0]
-			if line["msg"] != "request" || line["level"] != tt.wantLevel || line["method"] != "GET" ||
+			if line["msg"] != "request" || line["level"] != tt.wantLevel || line["method"] != tt.method ||
 				line["path"] != tt.wantPath || line["status"] != tt.wantStatus ||
 				line["request_id"] != w.Header().Get(HeaderRequestID) || line["client_request_id"] != "req-1" {
 				t.Errorf("log line = %v", line)
@@ -58,7 +61,7 @@ func TestLogger(t *testing.T) {
 func TestLoggerNilUsesDefault(t *testing.T) {
 	buf := quietDefaultLog(t)
 	r := newTestRouter(Logger(nil))
-	if w := performRequest(r, http.MethodGet, "/ok", nil); w.Code != http.StatusOK {
+	if w := performRequest(r, http.MethodPost, "/ok", nil); w.Code != http.StatusOK {
 		t.Fatalf("status %d", w.Code)
 	}
 	if lines := logLines(t, buf); len(lines) != 1 || lines[0]["path"] != "/ok" {
@@ -83,9 +86,9 @@ func TestLoggerOneLinePerRequest(t *testing.T) {
 			if tc.hostLogger {
 				r.Use(gin.LoggerWithWriter(io.Discard))
 			}
-			r.GET("/x", Logger(l), func(c *gin.Context) { c.Status(200) })
+			r.POST("/x", Logger(l), func(c *gin.Context) { c.Status(200) })
 			for range 2 { // the second answer comes from the remembered chain
-				performRequest(r, http.MethodGet, "/x", nil)
+				performRequest(r, http.MethodPost, "/x", nil)
 			}
 			lines := logLines(t, buf)
 			if len(lines) != 2 {

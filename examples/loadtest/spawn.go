@@ -46,12 +46,18 @@ func spawnRuns(ctx context.Context, cfg *loadConfig, sc spawnConfig, wrk wrkConf
 		fmt.Printf("building github.com/rolegate/rolegate/examples/hostapp\n")
 		// In the library's module, whose go.mod has what the host app
 		// needs (this module's has the load generator's).
-		root, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "github.com/rolegate/rolegate").Output()
+		// This module's go.mod replaces rolegate with ../.., which it does
+		// not require (the load generator talks HTTP only).
+		here, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}").Output()
 		if err != nil {
-			return false, fmt.Errorf("find the rolegate module (run from inside examples/loadtest): %w", err)
+			return false, fmt.Errorf("find this module (run from inside examples/loadtest): %w", err)
+		}
+		root := filepath.Join(strings.TrimSpace(string(here)), "..", "..")
+		if mod, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !strings.HasPrefix(string(mod), "module github.com/rolegate/rolegate\n") {
+			return false, fmt.Errorf("%s is not the rolegate module (run from inside examples/loadtest of a checkout)", root)
 		}
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/hostapp")
-		cmd.Dir = strings.TrimSpace(string(root))
+		cmd.Dir = root
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return false, fmt.Errorf("go build hostapp: %w", err)
