@@ -278,16 +278,22 @@ func (az *Authz) Client(clientKey string) (*Client, error) {
 	if err != nil {
 		return nil, ErrInvalidClientKey
 	}
+	return az.client(key), nil
+}
+
+// client is Client for a key ParseClientKey has returned (as
+// ClientKeyAuth hands it to the REST API): not parsed again.
+func (az *Authz) client(key string) *Client {
 	if c, ok := az.clients.Load(key); ok {
 		c.touch()
-		return c, nil
+		return c
 	}
 	c, loaded := az.clients.LoadOrCompute(key, func() *Client { return az.newClient(key) })
 	c.touch()
 	if !loaded && az.clients.Size() > az.cfg.MaxClients {
 		az.evictClients()
 	}
-	return c, nil
+	return c
 }
 
 // evictClients drops the least recently used client handles down to 90%

@@ -351,11 +351,12 @@ type restHost struct{ az *Authz }
 var _ rest.Host = restHost{}
 
 func (h restHost) Caller(key string) (rest.Caller, error) {
-	cl, err := h.az.Client(key)
-	if err != nil {
-		return nil, err
+	// ClientKeyAuth parsed it (lower-case, a UUID v4); without it there
+	// is no key, and no client.
+	if key == "" {
+		return nil, ErrInvalidClientKey
 	}
-	return restCaller{cl}, nil
+	return restCaller{h.az.client(key)}, nil
 }
 
 func (h restHost) RequestContext(c *gin.Context) context.Context { return h.az.requestContext(c) }
