@@ -332,7 +332,8 @@ func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)
 	scope := az.keys.Scope(ns)
 	scope.MaxInheritanceDepth, scope.MaxRoleAncestors = az.cfg.MaxInheritanceDepth, az.cfg.MaxRoleAncestors
-	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns)}
+	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns),
+		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics}
 	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
 	return c
 }

@@ -62,12 +62,12 @@ func (c *Client) UserHasRoleIn(ctx context.Context, scope, user, role string) (b
 // name is a permission, or a role when role is set. With metrics on, it
 // counts hits and misses, times every miss and one hit in 64.
 func (c *Client) check(ctx context.Context, scope, user, name string, role bool) (bool, error) {
-	if c.az.cfg.Consistency == ConsistencyStrict {
+	if c.strict {
 		if err := c.confirm(ctx); err != nil { // see consistency.go
 			return false, err
 		}
 	}
-	m := c.az.metrics
+	m := c.metrics
 	var start time.Time
 	if m != nil && m.sampleWarm() {
 		start = time.Now()

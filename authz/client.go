@@ -21,7 +21,11 @@ import (
 // added); deletion reports whether anything was deleted; lists are sorted
 // by name and deduplicated.
 type Client struct {
-	az          *Authz
+	az *Authz
+	// strict and metrics are az's, copied here for the warm check: one
+	// pointer less to follow on every check.
+	strict      bool
+	metrics     *meters
 	scope       storage.Scope
 	fingerprint string
 	cache       *cache.Cache

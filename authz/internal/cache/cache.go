@@ -64,24 +64,30 @@ type Cache struct {
 // userEntry is one user's roles. Immutable once published: a refresh
 // publishes a new entry.
 type userEntry struct {
-	name    string // the map key, kept so guards can point at it (InternUser)
-	global  []*roleEntry
-	byScope map[string][]*roleEntry // nil when no scoped role
+	// The warm check's fields first, in the entry's first cache line.
+
 	// perms is the effective set of the global roles in one map (see
 	// memo): the warm check's one lookup, whatever the number of roles.
 	perms map[string]struct{}
-	bytes int64         // what the entry is counted as in the budget
-	used  atomic.Uint32 // the budget's clock at the last use
-	// shards are the kill shards of the entry's roles, each once; nil
-	// when there are more than maxUserShards (the stamp is then killsAll).
-	shards []uint8
+	// seenAll is killsAll when stamp was last found current: while
+	// killsAll stays there, the warm check looks no further.
+	seenAll atomic.Uint64
+	used    atomic.Uint32 // the budget's clock at the last use
+	// gone: the entry left the users map (set under Cache.mu before the
+	// removal returns), so the snapshot must not answer with it.
+	gone atomic.Bool
 	// stamp is the cache's kill stamp for this entry (Cache.killStamp)
 	// when every role entry of this entry was last seen live; noStamp
 	// until then.
 	stamp atomic.Uint64
-	// gone: the entry left the users map (set under Cache.mu before the
-	// removal returns), so the snapshot must not answer with it.
-	gone atomic.Bool
+
+	name    string // the map key, kept so guards can point at it (InternUser)
+	global  []*roleEntry
+	byScope map[string][]*roleEntry // nil when no scoped role
+	bytes   int64                   // what the entry is counted as in the budget
+	// shards are the kill shards of the entry's roles, each once; nil
+	// when there are more than maxUserShards (the stamp is then killsAll).
+	shards []uint8
 }
 
 const noStamp = ^uint64(0)
@@ -150,6 +156,7 @@ func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEn
 	}
 	u.shards = userShards(global, byScope)
 	u.stamp.Store(noStamp)
+	u.seenAll.Store(noStamp)
 	return u
 }
 
@@ -284,11 +291,16 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	}
 	// One load instead of one per role, unless a role entry died since
 	// the last look; then one look at each, and the stamp moves on.
-	if k := c.killStamp(u); u.stamp.Load() != k {
-		if !u.live() {
-			return false, false
+	// Nothing died since the last look (one load), or nothing of this
+	// user's shards (a few), or every role entry of the user is live.
+	if all := c.killsAll.Load(); u.seenAll.Load() != all {
+		if k := c.killStamp(u); u.stamp.Load() != k {
+			if !u.live() {
+				return false, false
+			}
+			u.stamp.Store(k)
 		}
-		u.stamp.Store(k)
+		u.seenAll.Store(all)
 	}
 	c.touch(u)
 	if _, ok := u.perms[perm]; ok {

@@ -23,9 +23,10 @@
 //
 // The warm check (Cache.Allowed, Cache.HasRole) takes no lock and
 // allocates nothing: the user from a plain-map snapshot, one comparison of
-// the entry's stamp with the cache's kill counter (the entry's role sets
-// are looked at one by one only after some role set died), and one map
-// lookup for the permission, whatever the number of roles.
+// the entry's stamp with the cache's kill counter (after some role set
+// died, the counters of the shards of the user's roles; the role sets one
+// by one only when one of those moved), and one map lookup for the
+// permission, whatever the number of roles.
 //
 // Staleness: every build takes a ticket (an epoch) before it reads the
 // store, and publishes only if no invalidation of its kind happened since;
