@@ -218,6 +218,20 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 		if seen == 0 {
 			return nil
 		}
+		// On PostgreSQL the rewrites go as one statement each, many to a
+		// round trip (run in order, as one by one); SQLite is in process.
+		pg := IsPostgres(tx)
+		var pending strings.Builder
+		n := 0
+		flush := func() error {
+			if n == 0 {
+				return nil
+			}
+			_, err := tx.ExecContext(ctx, pending.String())
+			pending.Reset()
+			n = 0
+			return err
+		}
 		for _, r := range batch {
 			nv, diff, err := opt.Recode(r.Owner, col.kind, r.V)
 			if err != nil {
@@ -227,9 +241,23 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 				continue
 			}
 			changed++
-			if err := col.rewrite(ctx, tx, col.key([4]string{r.K0, r.K1, r.K2, r.K3}), nv); err != nil {
-				return err
+			key := col.key([4]string{r.K0, r.K1, r.K2, r.K3})
+			if !pg {
+				if err := col.rewrite(ctx, tx, key, nv); err != nil {
+					return err
+				}
+				continue
 			}
+			pending.WriteString(col.rewriteStatement(tx, key, nv))
+			pending.WriteString(";\n")
+			if n++; n == rewritesPerTrip {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		if err := flush(); err != nil {
+			return err
 		}
 		r := batch[len(batch)-1]
 		last = col.key([4]string{r.K0, r.K1, r.K2, r.K3})
@@ -275,6 +303,32 @@ func (col encryptedColumn) keyArgs(after []any) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// rewritesPerTrip is how many rewrites go to PostgreSQL in one round trip.
+const rewritesPerTrip = 250
+
+// rewriteStatement is rewrite as one PostgreSQL statement, its values
+// written in: the update, or, when the value is part of the key and the
+// new key's row exists already, the delete (a data-modifying WITH: the
+// DELETE runs only when the UPDATE changed nothing).
+func (col encryptedColumn) rewriteStatement(db bun.IDB, key []any, nv string) string {
+	where := strings.Join(col.pk, " = ? AND ") + " = ?"
+	inKey := -1
+	for i, k := range col.pk {
+		if k == col.col {
+			inKey = i
+		}
+	}
+	if inKey < 0 {
+		return db.NewRaw("UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where, append([]any{nv}, key...)...).String()
+	}
+	twin := append([]any(nil), key...)
+	twin[inKey] = nv
+	args := append(append(append([]any{nv}, key...), twin...), key...)
+	return db.NewRaw("WITH u AS (UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where+
+		" AND NOT EXISTS (SELECT 1 FROM "+col.table+" WHERE "+where+") RETURNING 1) "+
+		"DELETE FROM "+col.table+" WHERE "+where+" AND NOT EXISTS (SELECT 1 FROM u)", args...).String()
 }
 
 // rewrite stores nv as the value of the row with primary key key. When the
