@@ -305,6 +305,19 @@ func (col encryptedColumn) keyArgs(after []any) []any {
 	return out
 }
 
+// byKey is the WHERE of one row by its primary key (placeholders in the
+// key's order), and the place of the encrypted column in the key (-1 when
+// it is not part of it).
+func (col encryptedColumn) byKey() (where string, inKey int) {
+	inKey = -1
+	for i, k := range col.pk {
+		if k == col.col {
+			inKey = i
+		}
+	}
+	return strings.Join(col.pk, " = ? AND ") + " = ?", inKey
+}
+
 // rewritesPerTrip is how many rewrites go to PostgreSQL in one round trip.
 const rewritesPerTrip = 250
 
@@ -313,13 +326,7 @@ const rewritesPerTrip = 250
 // new key's row exists already, the delete (a data-modifying WITH: the
 // DELETE runs only when the UPDATE changed nothing).
 func (col encryptedColumn) rewriteStatement(db bun.IDB, key []any, nv string) string {
-	where := strings.Join(col.pk, " = ? AND ") + " = ?"
-	inKey := -1
-	for i, k := range col.pk {
-		if k == col.col {
-			inKey = i
-		}
-	}
+	where, inKey := col.byKey()
 	if inKey < 0 {
 		return db.NewRaw("UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where, append([]any{nv}, key...)...).String()
 	}
@@ -335,13 +342,7 @@ func (col encryptedColumn) rewriteStatement(db bun.IDB, key []any, nv string) st
 // value is part of the key and a row with the new key exists already (a
 // plain name and its encrypted twin), the row is deleted instead.
 func (col encryptedColumn) rewrite(ctx context.Context, db bun.IDB, key []any, nv string) error {
-	where := strings.Join(col.pk, " = ? AND ") + " = ?"
-	inKey := -1
-	for i, k := range col.pk {
-		if k == col.col {
-			inKey = i
-		}
-	}
+	where, inKey := col.byKey()
 	if inKey < 0 {
 		_, err := db.NewRaw("UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where, append([]any{nv}, key...)...).Exec(ctx)
 		return err
