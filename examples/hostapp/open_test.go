@@ -24,6 +24,21 @@ func hostappBinary(t *testing.T) (bin, dir string) {
 	return bin, dir
 }
 
+// stopAtCleanup interrupts the started app when the test ends, and kills
+// it if it has not exited within grace.
+func stopAtCleanup(t *testing.T, app *exec.Cmd, grace time.Duration) {
+	t.Cleanup(func() {
+		app.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- app.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(grace):
+			app.Process.Kill()
+		}
+	})
+}
+
 // environWithout is os.Environ without the named variables.
 func environWithout(names ...string) []string {
 	var out []string
@@ -56,16 +71,7 @@ func TestHostappOpenMode(t *testing.T) {
 	if err := app.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		app.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- app.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			app.Process.Kill()
-		}
-	})
+	stopAtCleanup(t, app, 10*time.Second)
 	base := "http://127.0.0.1:" + port
 	waitUp(t, base+"/ping", &logs)
 

@@ -76,18 +76,11 @@ func startOpen(t *testing.T, bin string, target storagetest.Target, extra ...str
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		app.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- app.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			app.Process.Kill()
-		}
 		if t.Failed() {
 			t.Logf("hostapp's log (the last 4 KB):\n%s", logs.tail(4096))
 		}
 	})
+	stopAtCleanup(t, app, 15*time.Second) // cleanups run last first: stopped, then the log
 	a := &openApp{base: "http://127.0.0.1:" + port, pid: app.Process.Pid, target: target, logs: logs,
 		client: &http.Client{Timeout: 5 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	waitUp(t, a.base+"/ping", logs)
