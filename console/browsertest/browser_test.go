@@ -263,9 +263,18 @@ func goTo(hash string) step {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`void (location.hash = %q)`, hash), chromedp.EvalIgnoreExceptions)
 }
 
+// enabled waits until the field labelled by id can take keys: a page
+// shows its heading before its data has loaded, and its form stays
+// disabled until then (keys sent meanwhile fail as "not focusable").
+func enabled(id string) step {
+	return chromedp.Poll[chromedp.Void](fmt.Sprintf(`(() => { const e = document.getElementById(%q); return !!e && !e.matches(':disabled'); })()`, id),
+		chromedp.WithPollingTimeout(15*time.Second))
+}
+
 // fill types value into the field labelled by id, replacing what it holds.
 func fill(id, value string) step {
 	return chromedp.Steps(
+		enabled(id),
 		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = '';
 			e.dispatchEvent(new Event('input', {bubbles: true})); })()`, id)),
 		chromedp.SendKeys(chromedp.ID(id), value),
@@ -274,7 +283,7 @@ func fill(id, value string) step {
 
 // submit presses Enter in the field: the keyboard, not the mouse.
 func submit(id string) step {
-	return chromedp.SendKeys(chromedp.ID(id), kb.Enter)
+	return chromedp.Steps(enabled(id), chromedp.SendKeys(chromedp.ID(id), kb.Enter))
 }
 
 // unlabelled finds what a keyboard or screen reader user could not use:
