@@ -67,7 +67,18 @@ func TestResolver(t *testing.T) {
 			forged, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString([]byte("not the secret, but long enough!!"))
 			fp := strings.Split(forged, ".")
 			wantNoUser(t, e.svc, bearer(parts[0]+"."+fp[1]+"."+parts[2])...)
-			wantNoUser(t, e.svc, bearer(tok[:len(tok)-2]+"AA")...)
+			// A signature with one character changed in its middle (every
+			// bit of it counts).
+			sig := []byte(parts[2])
+			sig[10] = map[bool]byte{true: 'B', false: 'A'}[sig[10] == 'A']
+			wantNoUser(t, e.svc, bearer(parts[0]+"."+parts[1]+"."+string(sig))...)
+			// The same signature spelled with the unused low bits of its last
+			// character set (a lenient base64 decoder reads the same bytes).
+			const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+			sig = []byte(parts[2])
+			last := strings.IndexByte(alphabet, sig[len(sig)-1])
+			sig[len(sig)-1] = alphabet[last|1]
+			wantNoUser(t, e.svc, bearer(parts[0]+"."+parts[1]+"."+string(sig))...)
 		})
 		t.Run("wrong secret", func(t *testing.T) {
 			other := newEnv(t, db, func(c *loginx.Config) { c.JWTSecret = strings.Repeat("z", 40) })

@@ -74,6 +74,10 @@ func newTokens(alg string, key []byte, cfg Config, sess *sessions) *tokens {
 			jwt.WithIssuedAt(),
 			jwt.WithLeeway(SessionLeeway),
 			jwt.WithTimeFunc(cfg.Now),
+			// One spelling per token: base64 whose unused low bits are set
+			// decodes to the same signature, so without this every token
+			// had four spellings that verified.
+			jwt.WithStrictDecoding(),
 		),
 	}
 	t.cache.Store(&tokenCache{})
