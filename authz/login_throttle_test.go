@@ -1,6 +1,7 @@
 package authz
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,6 +40,22 @@ func TestLoginThrottleIgnoresForwardedFor(t *testing.T) {
 		}
 		if codes[len(codes)-1] != http.StatusTooManyRequests {
 			t.Errorf("6 login attempts from one peer, each with a new X-Forwarded-For, answered %v; want 429 past 3", codes)
+		}
+		// The 429 is in the contract a client generates its code from,
+		// with its Retry-After.
+		var doc struct {
+			Paths map[string]map[string]struct {
+				Responses map[string]struct {
+					Headers map[string]any `json:"headers"`
+				} `json:"responses"`
+			} `json:"paths"`
+		}
+		w := performRequest(r, http.MethodGet, "/openapi.json", "", nil)
+		if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil {
+			t.Fatalf("GET /openapi.json: %d %v", w.Code, err)
+		}
+		if tooMany, ok := doc.Paths["/api/v1/login"]["post"].Responses["429"]; !ok || tooMany.Headers["Retry-After"] == nil {
+			t.Errorf("openapi.json: POST /api/v1/login documents no 429 with Retry-After")
 		}
 	})
 }
