@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"errors"
 
 	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
@@ -272,18 +273,33 @@ func (c *Client) GetRole(ctx context.Context, role string) (Role, error) {
 }
 
 // CountRole counts what hangs on role: its direct grants, global and
-// scoped memberships, and inheritance links either way.
+// scoped memberships, and inheritance links either way (all zero when the
+// role does not exist).
 func (c *Client) CountRole(ctx context.Context, role string) (RoleCounts, error) {
+	_, n, err := c.roleDetail(ctx, role, false)
+	if errors.Is(err, ErrRoleNotFound) {
+		return RoleCounts{}, nil
+	}
+	return n, err
+}
+
+// RoleDetail is GetRole and CountRole in one read of the store;
+// ErrRoleNotFound when the role does not exist.
+func (c *Client) RoleDetail(ctx context.Context, role string) (Role, RoleCounts, error) {
+	return c.roleDetail(ctx, role, true)
+}
+
+func (c *Client) roleDetail(ctx context.Context, role string, describe bool) (Role, RoleCounts, error) {
 	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
-		return RoleCounts{}, err
+		return Role{}, RoleCounts{}, err
 	}
-	n, err := storage.CountRole(ctx, c.az.db, c.scope, role)
+	r, n, err := storage.RoleDetail(ctx, c.az.db, c.scope, role, describe)
 	if err != nil {
-		return RoleCounts{}, err
+		return Role{}, RoleCounts{}, err
 	}
-	return RoleCounts{Permissions: n.Permissions, Members: n.Members, ScopedMembers: n.ScopedMembers,
-		Parents: n.Parents, Children: n.Children}, nil
+	return Role{Role: r.Name, Description: r.Description}, RoleCounts{Permissions: n.Permissions, Members: n.Members,
+		ScopedMembers: n.ScopedMembers, Parents: n.Parents, Children: n.Children}, nil
 }
 
 // AuditRecords returns the client's own audit records, newest first: at

@@ -1,9 +1,11 @@
 package authz
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -54,6 +56,74 @@ func TestRESTGetRole(t *testing.T) {
 			checkEnvelope(t, performRequest(e, http.MethodGet, "/api/role/editor", newKey(), nil), http.StatusNotFound) // another namespace
 			performRequest(e, http.MethodDelete, "/api/role/editor", key, nil)
 			checkEnvelope(t, performRequest(e, http.MethodGet, "/api/role/editor", key, nil), http.StatusNotFound)
+		}
+	})
+}
+
+// TestRESTGetRoleReadsOnce: GET /api/role/:role reads the store once, found
+// or not (a 404 is audited as a refusal besides): under load every round
+// trip is a wait in a queue. On both stores.
+func TestRESTGetRoleReadsOnce(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ft := freshTarget(t, target)
+		db := storagetest.OpenTarget(t, ft)
+		stmts := &statementCounter{}
+		db.AddQueryHook(stmts) // before Open: hooks are not to be added while queries run
+		az, err := OpenDB(context.Background(), db, configFor(ft))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { az.Close() })
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		if w := performRequest(e, http.MethodPost, "/api/role/editor", key, nil); w.Code != http.StatusCreated {
+			t.Fatalf("POST: %d %s", w.Code, w.Body)
+		}
+		for _, c := range []struct {
+			path string
+			want int
+		}{{"/api/role/editor", http.StatusOK}, {"/api/role/nope", http.StatusNotFound}} {
+			stmts.take()
+			req := httptest.NewRequestWithContext(counted(context.Background()), http.MethodGet, c.path, nil)
+			req.Header.Set("Authorization", "Bearer "+key)
+			w := httptest.NewRecorder()
+			e.ServeHTTP(w, req)
+			if w.Code != c.want {
+				t.Fatalf("GET %s: %d %s", c.path, w.Code, w.Body)
+			}
+			if _, _, reads := writeStatements(stmts.take()); len(reads) != 1 {
+				t.Errorf("GET %s read the store %d times, want 1: %q", c.path, len(reads), reads)
+			}
+		}
+	})
+}
+
+// TestCountRoleReadsNoDescription: CountRole counts without reading the
+// description, so a description that no longer decrypts (damaged in the
+// store) fails RoleDetail and GetRole but not the counts; on both stores.
+func TestCountRoleReadsNoDescription(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		az := openTarget(t, target, func(c *Config) {
+			encrypted(testPassphrase)(c)
+			c.EncryptDescriptions = true
+		})
+		ctx := context.Background()
+		c := mustClient(t, az, newKey())
+		if _, err := c.Batch(ctx, []Operation{{Op: "add_role", Role: "r", Description: "secret"},
+			{Op: "add_permission", Role: "r", Permission: "p"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := az.db.NewRaw("UPDATE rolegate_roles SET description = description || 'zz' WHERE ns = ? AND name = 'r'", c.scope.NS).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.RoleDetail(ctx, "r"); err == nil {
+			t.Error("RoleDetail answered a damaged description")
+		}
+		if n, err := c.CountRole(ctx, "r"); err != nil || n.Permissions != 1 {
+			t.Errorf("CountRole = %+v, %v; want 1 permission", n, err)
+		}
+		if n, err := c.CountRole(ctx, "nope"); err != nil || n != (RoleCounts{}) {
+			t.Errorf("CountRole of a missing role = %+v, %v; want zeros", n, err)
 		}
 	})
 }

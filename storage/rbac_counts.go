@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/uptrace/bun"
 )
@@ -15,17 +17,37 @@ type RoleCounts struct {
 	Children      int `bun:"children" json:"children"`
 }
 
-// CountRole counts the role's direct grants, global and scoped
+// RoleDetail counts the role's direct grants, global and scoped
 // memberships, and inheritance links either way, in one statement over
-// the (ns, role) and (ns, parent) indexes.
-func CountRole(ctx context.Context, db bun.IDB, s Scope, role string) (RoleCounts, error) {
-	var c RoleCounts
-	err := db.NewRaw(`SELECT
-		(SELECT COUNT(*) FROM rolegate_permissions WHERE ns = ? AND role = ?) AS permissions,
-		(SELECT COUNT(*) FROM rolegate_memberships WHERE ns = ? AND role = ?) AS members,
-		(SELECT COUNT(*) FROM rolegate_scoped_memberships WHERE ns = ? AND role = ?) AS scoped_members,
-		(SELECT COUNT(*) FROM rolegate_role_parents WHERE ns = ? AND role = ?) AS parents,
-		(SELECT COUNT(*) FROM rolegate_role_parents WHERE ns = ? AND parent = ?) AS children`,
-		s.NS, role, s.NS, role, s.NS, role, s.NS, role, s.NS, role).Scan(ctx, &c)
-	return c, Classify(err)
+// the (ns, role) and (ns, parent) indexes, and with describe reads its
+// description too (without, the description is neither read nor
+// decrypted, so a damaged one fails nothing); ErrRoleNotFound when the
+// role does not exist.
+func RoleDetail(ctx context.Context, db bun.IDB, s Scope, role string, describe bool) (Role, RoleCounts, error) {
+	var row struct {
+		Description string `bun:"description"`
+		RoleCounts
+	}
+	description := "''"
+	if describe {
+		description = "r.description"
+	}
+	err := db.NewRaw(`SELECT `+description+` AS description,
+		(SELECT COUNT(*) FROM rolegate_permissions WHERE ns = r.ns AND role = r.name) AS permissions,
+		(SELECT COUNT(*) FROM rolegate_memberships WHERE ns = r.ns AND role = r.name) AS members,
+		(SELECT COUNT(*) FROM rolegate_scoped_memberships WHERE ns = r.ns AND role = r.name) AS scoped_members,
+		(SELECT COUNT(*) FROM rolegate_role_parents WHERE ns = r.ns AND role = r.name) AS parents,
+		(SELECT COUNT(*) FROM rolegate_role_parents WHERE ns = r.ns AND parent = r.name) AS children
+		FROM rolegate_roles r WHERE r.ns = ? AND r.name = ?`, s.NS, role).Scan(ctx, &row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Role{}, RoleCounts{}, ErrRoleNotFound
+	}
+	if err != nil {
+		return Role{}, RoleCounts{}, Classify(err)
+	}
+	d, err := s.plainDescription(row.Description)
+	if err != nil {
+		return Role{}, RoleCounts{}, err
+	}
+	return Role{Name: role, Description: d}, row.RoleCounts, nil
 }

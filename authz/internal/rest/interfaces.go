@@ -18,7 +18,7 @@ type Client interface {
 	SetRoleDescription(ctx context.Context, role, description string) (bool, error)
 	DelRole(ctx context.Context, role string) (bool, error)
 	GetRole(ctx context.Context, role string) (rbac.Role, error)
-	CountRole(ctx context.Context, role string) (rbac.RoleCounts, error)
+	RoleDetail(ctx context.Context, role string) (rbac.Role, rbac.RoleCounts, error)
 
 	AddPermission(ctx context.Context, role, name string) (bool, error)
 	DelPermission(ctx context.Context, role, name string) (bool, error)

@@ -23,11 +23,7 @@ func getRoleRoute() route {
 		params:   []param{{"role", "role"}},
 		resource: func(call *request) string { return "role:" + call.args[0] },
 		run: func(call *request) (int, string, any, error) {
-			r, err := call.cl.GetRole(call.ctx, call.args[0])
-			if err != nil {
-				return 0, "", nil, err
-			}
-			counts, err := call.cl.CountRole(call.ctx, r.Role)
+			r, counts, err := call.cl.RoleDetail(call.ctx, call.args[0])
 			if err != nil {
 				return 0, "", nil, err
 			}
