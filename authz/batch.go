@@ -180,30 +180,44 @@ func opFields(op string) string {
 func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
 	results := make([]OpResult, len(ops))
 	// Roles seen to exist in this transaction: grants to them are
-	// inserted many per statement (storage.AddGrants) instead of two
-	// round trips each, which is most of the time of a large policy.
+	// inserted many per statement (storage.Grants) instead of two round
+	// trips each, which is most of the time of a large policy. Revokes go
+	// many per statement too, to any role (revoking from a role that does
+	// not exist changes nothing, as one by one). A run of one kind is
+	// written before an operation of another, so the order holds.
 	known := map[string]bool{}
-	var pending []int // indexes of add_permission ops to known roles
+	var pending []int // indexes of consecutive ops of pendingOp
+	pendingOp := ""
 	flush := func() error {
 		if len(pending) == 0 {
 			return nil
 		}
-		grants := make([]storage.Grant, len(pending))
+		grants := make(storage.Grants, len(pending))
 		for j, i := range pending {
 			grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
 		}
-		created, err := storage.AddGrants(ctx, tx, c.scope, grants)
+		write := grants.Add
+		if pendingOp == "del_permission" {
+			write = grants.Delete
+		}
+		changed, err := write(ctx, tx, c.scope)
 		if err != nil {
-			return &BatchError{Index: pending[0], Op: "add_permission", Err: err}
+			return &BatchError{Index: pending[0], Op: pendingOp, Err: err}
 		}
 		for j, i := range pending {
-			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, created[j])}
+			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, changed[j])}
 		}
 		pending = pending[:0]
 		return nil
 	}
 	for i, op := range ops {
-		if op.Op == "add_permission" && known[op.Role] {
+		if op.Op == "add_permission" && known[op.Role] || op.Op == "del_permission" {
+			if op.Op != pendingOp {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+				pendingOp = op.Op
+			}
 			pending = append(pending, i)
 			continue
 		}

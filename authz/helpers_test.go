@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,6 +79,28 @@ func forEachStore(t *testing.T, fn func(t *testing.T, az *Authz)) {
 	})
 }
 
+// forEachStoreEncrypted runs fn on SQLite and PostgreSQL, each with names
+// stored plain and encrypted, on a fresh store every time.
+func forEachStoreEncrypted(t *testing.T, fn func(t *testing.T, az *Authz, encrypted bool)) {
+	for _, enc := range []bool{false, true} {
+		name := "plain"
+		if enc {
+			name = "encrypted"
+		}
+		t.Run(name, func(t *testing.T) {
+			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+				az := openTarget(t, target, func(c *Config) {
+					if enc {
+						c.EnableEncryption = true
+						c.EncryptionKey = "a test passphrase, long enough for any rule"
+					}
+				})
+				fn(t, az, enc)
+			})
+		})
+	}
+}
+
 func newKey() string { return uuid.NewString() }
 
 func mustClient(t testing.TB, az *Authz, key string) *Client {
@@ -146,4 +169,62 @@ func repeatUntil(stop <-chan struct{}, wg *sync.WaitGroup, fn func() bool) {
 			}
 		}
 	}()
+}
+
+// auditSampler counts the audit table's records in the background, at
+// every interval, and keeps the most it saw: a bound must hold at every
+// moment, not only at the end.
+type auditSampler struct {
+	db      *bun.DB
+	most    atomic.Int64
+	samples atomic.Int64
+	err     atomic.Pointer[error] // the first
+	stop    chan struct{}
+	wg      sync.WaitGroup
+}
+
+func sampleAudit(db *bun.DB, every time.Duration) *auditSampler {
+	s := &auditSampler{db: db, stop: make(chan struct{})}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-time.After(every):
+				s.sample()
+			}
+		}
+	}()
+	return s
+}
+
+// sample counts once, now.
+func (s *auditSampler) sample() {
+	var n int64
+	if err := s.db.NewRaw("SELECT count(*) FROM rolegate_audit").Scan(context.Background(), &n); err != nil {
+		s.err.CompareAndSwap(nil, &err)
+		return
+	}
+	s.samples.Add(1)
+	for {
+		m := s.most.Load()
+		if n <= m || s.most.CompareAndSwap(m, n) {
+			return
+		}
+	}
+}
+
+// done stops the sampling, counts once more and returns the most seen and
+// the number of samples.
+func (s *auditSampler) done(t *testing.T) (most, samples int64) {
+	t.Helper()
+	close(s.stop)
+	s.wg.Wait()
+	s.sample()
+	if err := s.err.Load(); err != nil {
+		t.Fatalf("counting the audit records: %v", *err)
+	}
+	return s.most.Load(), s.samples.Load()
 }
