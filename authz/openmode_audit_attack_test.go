@@ -10,8 +10,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -58,54 +56,21 @@ func TestAttackNoopBatchesAuditBound(t *testing.T) {
 		}
 		t.Logf("%d operations, %.1f MiB a batch", ops, float64(len(body))/(1<<20))
 
-		var maxSeen atomic.Int64
-		var sampleErr atomic.Value
-		sample := func() {
-			var n int64
-			if err := az.db.NewRaw("SELECT count(*) FROM rolegate_audit").Scan(context.Background(), &n); err != nil {
-				sampleErr.Store(err)
-				return
-			}
-			if n > maxSeen.Load() {
-				maxSeen.Store(n)
-			}
-		}
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		wg.Add(1)
-		samples := 0
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				sample()
-				samples++
-				time.Sleep(2 * time.Millisecond)
-			}
-		}()
+		audit := sampleAudit(az.db, 2*time.Millisecond)
 		start := time.Now()
 		for range 6 {
 			data := httpDo(t, srv, http.MethodPost, "/api/batch", stranger, body, http.StatusOK)
 			if n := len(data["results"].([]any)); n != ops {
 				t.Fatalf("%d results, want %d", n, ops)
 			}
-			sample()
+			audit.sample()
 		}
-		close(stop)
-		wg.Wait()
-		sample()
-		if err := sampleErr.Load(); err != nil {
-			t.Fatalf("counting the audit records: %v", err)
-		}
+		most, samples := audit.done(t)
 		limit := int64(bound + bound/100)
 		t.Logf("six batches in %v; audit records: at most %d in %d samples (bound %d + 1%% = %d)",
-			time.Since(start).Round(time.Millisecond), maxSeen.Load(), samples, bound, limit)
-		if maxSeen.Load() > limit {
-			t.Errorf("the audit table reached %d records, over AUTH_AUDIT_MAX_RECORDS %d + 1%%", maxSeen.Load(), bound)
+			time.Since(start).Round(time.Millisecond), most, samples, bound, limit)
+		if most > limit {
+			t.Errorf("the audit table reached %d records, over AUTH_AUDIT_MAX_RECORDS %d + 1%%", most, bound)
 		}
 		created := 0
 		for _, r := range auditOf(t, az, victim) {

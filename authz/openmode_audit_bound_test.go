@@ -3,8 +3,6 @@ package authz
 import (
 	"context"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,35 +32,7 @@ func TestAuditBoundWhileWriting(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		var maxSeen atomic.Int64
-		var sampleErr atomic.Value
-		sample := func() {
-			var n int64
-			if err := az.db.NewRaw("SELECT count(*) FROM rolegate_audit").Scan(ctx, &n); err != nil {
-				sampleErr.Store(err)
-				return
-			}
-			if n > maxSeen.Load() {
-				maxSeen.Store(n)
-			}
-		}
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		wg.Add(1)
-		samples := 0
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				sample()
-				samples++
-				time.Sleep(time.Millisecond)
-			}
-		}()
+		audit := sampleAudit(az.db, time.Millisecond)
 		for b := range batches {
 			ops := make([]Operation, batch)
 			for i := range ops {
@@ -71,18 +41,14 @@ func TestAuditBoundWhileWriting(t *testing.T) {
 			if _, err := w.Batch(ctx, ops); err != nil {
 				t.Fatal(err)
 			}
-			sample()
+			audit.sample()
 		}
-		close(stop)
-		wg.Wait()
-		if err := sampleErr.Load(); err != nil {
-			t.Fatalf("counting the audit records: %v", err)
-		}
+		most, samples := audit.done(t)
 		limit := int64(bound + bound/100 + batch)
 		t.Logf("%d change records written; audit records at most %d in %d samples (bound %d + 1%% + one batch = %d)",
-			batch*batches, maxSeen.Load(), samples, bound, limit)
-		if maxSeen.Load() > limit {
-			t.Errorf("the audit table reached %d records, over %d", maxSeen.Load(), limit)
+			batch*batches, most, samples, bound, limit)
+		if most > limit {
+			t.Errorf("the audit table reached %d records, over %d", most, limit)
 		}
 		created := 0
 		for _, r := range auditOf(t, az, victim) {

@@ -92,23 +92,7 @@ func TestRESTPutRoleDescription(t *testing.T) {
 }
 
 func TestRESTPrefix(t *testing.T) {
-	for _, enc := range []bool{false, true} {
-		name := "plain"
-		if enc {
-			name = "encrypted"
-		}
-		t.Run(name, func(t *testing.T) {
-			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
-				az, _ := openREST(t, target, func(c *Config) {
-					if enc {
-						c.EnableEncryption = true
-						c.EncryptionKey = "prefix test passphrase, long enough"
-					}
-				})
-				testRESTPrefix(t, az)
-			})
-		})
-	}
+	forEachStoreEncrypted(t, func(t *testing.T, az *Authz, _ bool) { testRESTPrefix(t, az) })
 }
 
 func testRESTPrefix(t *testing.T, az *Authz) {

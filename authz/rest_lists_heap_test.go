@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,7 +52,11 @@ func heapPeak(fn func()) uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	base := ms.HeapInuse
-	stop, done := make(chan struct{}), make(chan uint64)
+	stop, done := make(chan struct{}), make(chan uint64, 1)
+	// Stopped however fn ends (a failed check inside it ends the test
+	// goroutine there): the sampler stops the world every millisecond.
+	stopSampling := sync.OnceFunc(func() { close(stop) })
+	defer stopSampling()
 	go func() {
 		peak := base
 		tick := time.NewTicker(time.Millisecond)
@@ -69,45 +74,44 @@ func heapPeak(fn func()) uint64 {
 		}
 	}()
 	fn()
-	close(stop)
+	stopSampling()
 	return <-done - base
 }
 
-// countRoles reads a GET /api/roles body as a stream, entry by entry (so
-// that the test's own memory stays small), checks the envelope and the
-// order, and returns the number of entries.
-func countRoles(t testing.TB, r io.Reader) int {
+// streamEntries reads a list's envelope as a stream, entry by entry (so
+// that the test's own memory stays small), hands each entry of data to
+// check (which fails the test on a wrong one), checks success, and
+// returns the number of entries.
+func streamEntries[E any](t testing.TB, r io.Reader, check func(i int, e E)) int {
 	t.Helper()
 	dec := json.NewDecoder(r)
-	expect := func(want json.Delim) {
+	tok := func() json.Token {
 		t.Helper()
-		tok, err := dec.Token()
-		if err != nil || tok != want {
-			t.Fatalf("token %v (%v), want %v", tok, err, want)
-		}
-	}
-	expect('{')
-	n, last, success := 0, "", false
-	for dec.More() {
-		tok, err := dec.Token()
+		v, err := dec.Token()
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch tok {
+		return v
+	}
+	if tok() != json.Delim('{') {
+		t.Fatal("the body is not an object")
+	}
+	n, success := 0, false
+	for dec.More() {
+		switch tok() {
 		case "data":
-			expect('[')
+			if tok() != json.Delim('[') {
+				t.Fatal("data is not a list")
+			}
 			for dec.More() {
-				var e Role
+				var e E
 				if err := dec.Decode(&e); err != nil {
 					t.Fatalf("entry %d: %v", n, err)
 				}
-				if e.Role <= last || e.Description != hugeDescription {
-					t.Fatalf("entry %d = %q after %q", n, e.Role, last)
-				}
-				last = e.Role
+				check(n, e)
 				n++
 			}
-			expect(']')
+			tok()
 		case "success":
 			if err := dec.Decode(&success); err != nil {
 				t.Fatal(err)
@@ -119,11 +123,45 @@ func countRoles(t testing.TB, r io.Reader) int {
 			}
 		}
 	}
-	expect('}')
+	if tok() != json.Delim('}') {
+		t.Fatal("the body does not end with the object")
+	}
 	if !success {
-		t.Fatalf("success is false")
+		t.Fatal("success is false")
 	}
 	return n
+}
+
+// getList sends GET path to srv with the client key and hands the body of
+// a 200 to read; it fails the test otherwise.
+func getList(t testing.TB, srv *httptest.Server, key, path string, read func(io.Reader)) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: status %d", path, res.StatusCode)
+		return
+	}
+	read(res.Body)
+}
+
+// countRoles reads a GET /api/roles body as a stream and checks the order
+// and the descriptions.
+func countRoles(t testing.TB, r io.Reader) int {
+	t.Helper()
+	last := ""
+	return streamEntries(t, r, func(i int, e Role) {
+		if e.Role <= last || e.Description != hugeDescription {
+			t.Fatalf("entry %d = %q after %q", i, e.Role, last)
+		}
+		last = e.Role
+	})
 }
 
 // TestHugeListBoundedHeap: GET /api/roles over 100,000 roles (about 24 MB
@@ -150,19 +188,7 @@ func TestHugeListBoundedHeap(t *testing.T) {
 		defer debug.SetGCPercent(debug.SetGCPercent(50))
 		n := 0
 		peak := heapPeak(func() {
-			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/roles", nil)
-			req.Header.Set("Authorization", "Bearer "+key)
-			res, err := srv.Client().Do(req)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer res.Body.Close()
-			if res.StatusCode != http.StatusOK {
-				t.Errorf("status %d", res.StatusCode)
-				return
-			}
-			n = countRoles(t, res.Body)
+			getList(t, srv, key, "/api/roles", func(r io.Reader) { n = countRoles(t, r) })
 		})
 		if n != hugeListSize {
 			t.Fatalf("listed %d roles, want %d", n, hugeListSize)

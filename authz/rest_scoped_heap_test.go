@@ -2,9 +2,8 @@ package authz
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
+	"io"
 	"net/http/httptest"
 	"runtime/debug"
 	"strings"
@@ -53,48 +52,16 @@ func TestScopedMembershipsBoundedHeap(t *testing.T) {
 		defer debug.SetGCPercent(debug.SetGCPercent(50))
 		n := 0
 		peak := heapPeak(func() {
-			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/scoped_memberships", nil)
-			req.Header.Set("Authorization", "Bearer "+key)
-			res, err := srv.Client().Do(req)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer res.Body.Close()
-			if res.StatusCode != http.StatusOK {
-				t.Errorf("status %d", res.StatusCode)
-				return
-			}
-			dec := json.NewDecoder(res.Body)
-			for {
-				tok, err := dec.Token()
-				if err != nil {
-					t.Errorf("body: %v after %d entries", err, n)
-					return
-				}
-				if tok == "data" {
-					break
-				}
-			}
-			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-				t.Errorf("data: %v %v", tok, err)
-				return
-			}
-			last := ""
-			for dec.More() {
-				var e ScopedMembership
-				if err := dec.Decode(&e); err != nil {
-					t.Errorf("entry %d: %v", n, err)
-					return
-				}
-				k := e.Scope + "/" + e.User + "/" + e.Role
-				if k <= last {
-					t.Errorf("entry %d = %q after %q", n, k, last)
-					return
-				}
-				last = k
-				n++
-			}
+			getList(t, srv, key, "/api/scoped_memberships", func(r io.Reader) {
+				last := ""
+				n = streamEntries(t, r, func(i int, e ScopedMembership) {
+					k := e.Scope + "/" + e.User + "/" + e.Role
+					if k <= last {
+						t.Fatalf("entry %d = %q after %q", i, k, last)
+					}
+					last = k
+				})
+			})
 		})
 		if n != hugeListSize {
 			t.Fatalf("listed %d, want %d", n, hugeListSize)

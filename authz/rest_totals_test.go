@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/rolegate/rolegate/middleware"
-	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
 // TestRESTTotalCount: GET /api/roles and GET /api/users report in
@@ -17,23 +16,7 @@ import (
 // with the headers (before the body); another client's rows are never
 // counted; the other lists and error answers carry no count.
 func TestRESTTotalCount(t *testing.T) {
-	for _, enc := range []bool{false, true} {
-		name := "plain"
-		if enc {
-			name = "encrypted"
-		}
-		t.Run(name, func(t *testing.T) {
-			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
-				az, _ := openREST(t, target, func(c *Config) {
-					if enc {
-						c.EnableEncryption = true
-						c.EncryptionKey = "total count test passphrase, long enough"
-					}
-				})
-				testRESTTotalCount(t, az)
-			})
-		})
-	}
+	forEachStoreEncrypted(t, func(t *testing.T, az *Authz, _ bool) { testRESTTotalCount(t, az) })
 }
 
 func testRESTTotalCount(t *testing.T, az *Authz) {
