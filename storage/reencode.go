@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -219,8 +220,18 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 			return nil
 		}
 		// On PostgreSQL the rewrites go as one statement each, many to a
-		// round trip (run in order, as one by one); SQLite is in process.
+		// round trip (run in order, as one by one); SQLite is in process,
+		// and runs them through statements compiled once per batch.
 		pg := IsPostgres(tx)
+		sqlOf := col.rewriteSQL()
+		var rw rewriter
+		if !pg {
+			var err error
+			if rw, err = sqlOf.prepare(ctx, tx); err != nil {
+				return err
+			}
+			defer rw.close()
+		}
 		var pending strings.Builder
 		n := 0
 		flush := func() error {
@@ -243,12 +254,12 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 			changed++
 			key := col.key([4]string{r.K0, r.K1, r.K2, r.K3})
 			if !pg {
-				if err := col.rewrite(ctx, tx, key, nv); err != nil {
+				if err := rw.rewrite(ctx, key, nv); err != nil {
 					return err
 				}
 				continue
 			}
-			pending.WriteString(col.rewriteStatement(tx, key, nv))
+			pending.WriteString(sqlOf.statement(tx, key, nv))
 			pending.WriteString(";\n")
 			if n++; n == rewritesPerTrip {
 				if err := flush(); err != nil {
@@ -305,59 +316,98 @@ func (col encryptedColumn) keyArgs(after []any) []any {
 	return out
 }
 
-// byKey is the WHERE of one row by its primary key (placeholders in the
-// key's order), and the place of the encrypted column in the key (-1 when
-// it is not part of it).
-func (col encryptedColumn) byKey() (where string, inKey int) {
-	inKey = -1
+// rewriteSQL is col's rewrite of one row as statements with placeholders:
+// update stores the new value, and when the value is part of the key
+// (inKey >= 0) only if the row of the new key does not exist yet (a plain
+// name and its encrypted twin); del then deletes the row instead.
+type rewriteSQL struct {
+	update, del string
+	inKey       int
+}
+
+func (col encryptedColumn) rewriteSQL() rewriteSQL {
+	r := rewriteSQL{inKey: -1}
 	for i, k := range col.pk {
 		if k == col.col {
-			inKey = i
+			r.inKey = i
 		}
 	}
-	return strings.Join(col.pk, " = ? AND ") + " = ?", inKey
+	where := strings.Join(col.pk, " = ? AND ") + " = ?"
+	r.update = "UPDATE " + col.table + " SET " + col.col + " = ? WHERE " + where
+	if r.inKey >= 0 {
+		r.update += " AND NOT EXISTS (SELECT 1 FROM " + col.table + " WHERE " + where + ")"
+		r.del = "DELETE FROM " + col.table + " WHERE " + where
+	}
+	return r
+}
+
+// updateArgs are update's arguments for the row with key key and the new
+// value nv: the value, the key, and the twin's key when the value is in it.
+func (r rewriteSQL) updateArgs(key []any, nv string) []any {
+	args := append([]any{nv}, key...)
+	if r.inKey >= 0 {
+		twin := append([]any(nil), key...)
+		twin[r.inKey] = nv
+		args = append(args, twin...)
+	}
+	return args
 }
 
 // rewritesPerTrip is how many rewrites go to PostgreSQL in one round trip.
 const rewritesPerTrip = 250
 
-// rewriteStatement is rewrite as one PostgreSQL statement, its values
-// written in: the update, or, when the value is part of the key and the
-// new key's row exists already, the delete (a data-modifying WITH: the
-// DELETE runs only when the UPDATE changed nothing).
-func (col encryptedColumn) rewriteStatement(db bun.IDB, key []any, nv string) string {
-	where, inKey := col.byKey()
-	if inKey < 0 {
-		return db.NewRaw("UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where, append([]any{nv}, key...)...).String()
+// statement is the rewrite as one PostgreSQL statement, its values written
+// in: with a twin possible, the update and the delete in a data-modifying
+// WITH (the DELETE runs only when the UPDATE changed nothing).
+func (r rewriteSQL) statement(db bun.IDB, key []any, nv string) string {
+	if r.inKey < 0 {
+		return db.NewRaw(r.update, r.updateArgs(key, nv)...).String()
 	}
-	twin := append([]any(nil), key...)
-	twin[inKey] = nv
-	args := append(append(append([]any{nv}, key...), twin...), key...)
-	return db.NewRaw("WITH u AS (UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where+
-		" AND NOT EXISTS (SELECT 1 FROM "+col.table+" WHERE "+where+") RETURNING 1) "+
-		"DELETE FROM "+col.table+" WHERE "+where+" AND NOT EXISTS (SELECT 1 FROM u)", args...).String()
+	return db.NewRaw("WITH u AS ("+r.update+" RETURNING 1) "+r.del+" AND NOT EXISTS (SELECT 1 FROM u)",
+		append(r.updateArgs(key, nv), key...)...).String()
+}
+
+// rewriter runs a batch's rewrites on SQLite through statements prepared
+// once per batch: SQLite compiles a statement given as text on every run,
+// which cost more than the rewrite itself.
+type rewriter struct {
+	of          rewriteSQL
+	update, del *sql.Stmt // del is nil when the value is not part of the key
+}
+
+// prepare prepares the rewrites in tx; close releases them.
+func (r rewriteSQL) prepare(ctx context.Context, tx bun.Tx) (rw rewriter, err error) {
+	rw.of = r
+	if r.del != "" {
+		if rw.del, err = tx.PrepareContext(ctx, r.del); err != nil {
+			return rw, err
+		}
+	}
+	if rw.update, err = tx.PrepareContext(ctx, r.update); err != nil {
+		rw.close()
+	}
+	return rw, err
+}
+
+func (rw rewriter) close() {
+	for _, st := range []*sql.Stmt{rw.update, rw.del} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 // rewrite stores nv as the value of the row with primary key key. When the
 // value is part of the key and a row with the new key exists already (a
 // plain name and its encrypted twin), the row is deleted instead.
-func (col encryptedColumn) rewrite(ctx context.Context, db bun.IDB, key []any, nv string) error {
-	where, inKey := col.byKey()
-	if inKey < 0 {
-		_, err := db.NewRaw("UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where, append([]any{nv}, key...)...).Exec(ctx)
-		return err
-	}
-	twin := append([]any(nil), key...)
-	twin[inKey] = nv
-	args := append(append([]any{nv}, key...), twin...)
-	res, err := db.NewRaw("UPDATE "+col.table+" SET "+col.col+" = ? WHERE "+where+
-		" AND NOT EXISTS (SELECT 1 FROM "+col.table+" WHERE "+where+")", args...).Exec(ctx)
-	if err != nil {
+func (rw rewriter) rewrite(ctx context.Context, key []any, nv string) error {
+	res, err := rw.update.ExecContext(ctx, rw.of.updateArgs(key, nv)...)
+	if err != nil || rw.del == nil {
 		return err
 	}
 	if n, err := res.RowsAffected(); err != nil || n > 0 {
 		return err
 	}
-	_, err = db.NewRaw("DELETE FROM "+col.table+" WHERE "+where, key...).Exec(ctx)
+	_, err = rw.del.ExecContext(ctx, key...)
 	return err
 }
