@@ -333,7 +333,8 @@ func (az *Authz) newClient(key string) *Client {
 	scope := az.keys.Scope(ns)
 	scope.MaxInheritanceDepth, scope.MaxRoleAncestors = az.cfg.MaxInheritanceDepth, az.cfg.MaxRoleAncestors
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns),
-		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics}
+		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics,
+		plain: az.cfg.Consistency != ConsistencyStrict && az.metrics == nil}
 	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
 	return c
 }

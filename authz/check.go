@@ -33,6 +33,16 @@ func (c *Client) InternUser(user string) *string {
 // the store cannot be reached and nothing fresh is cached, the error wraps
 // ErrUnavailable: callers must refuse.
 func (c *Client) UserHasPermission(ctx context.Context, user, permission string) (bool, error) {
+	if c.plain {
+		// check's first step written out (the most common call saves a
+		// call): a warm yes, or a warm no for an ASCII name (NFC already,
+		// so not asked again), is the answer; the rest goes on from here.
+		ok, warm := c.cache.Cached(user, "", permission)
+		if warm && (ok || orBytes(permission)&0x8080808080808080 == 0) {
+			return ok, nil
+		}
+		return c.checkFurther(ctx, "", user, permission, false, ok, warm, time.Time{})
+	}
 	return c.check(ctx, "", user, permission, false)
 }
 
@@ -49,6 +59,13 @@ func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, erro
 // the scope); an invalid user name is simply not found, and an invalid
 // scope name holds no membership, so only global ones count there.
 func (c *Client) UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error) {
+	if c.plain { // as in UserHasPermission
+		ok, warm := c.cache.Cached(user, scope, permission)
+		if warm && (ok || ascii(scope, "", permission)) {
+			return ok, nil
+		}
+		return c.checkFurther(ctx, scope, user, permission, false, ok, warm, time.Time{})
+	}
 	return c.check(ctx, scope, user, permission, false)
 }
 
@@ -67,20 +84,22 @@ func (c *Client) check(ctx context.Context, scope, user, name string, role bool)
 			return false, err
 		}
 	}
-	m := c.metrics
 	var start time.Time
-	if m != nil && m.sampleWarm() {
+	if c.metrics != nil && c.metrics.sampleWarm() {
 		start = time.Now()
 	}
 	// The names as given first: a yes for a byte-exact cached name is
 	// right whatever its normalisation form. Only a no or a miss pays for
 	// the NFC forms (the store's), and a no is asked again with them.
-	var ok, warm bool
-	if role {
-		ok, warm = c.cache.CachedRole(user, scope, name)
-	} else {
-		ok, warm = c.cache.Cached(user, scope, name)
-	}
+	ok, warm := c.cached(scope, user, name, role)
+	return c.checkFurther(ctx, scope, user, name, role, ok, warm, start)
+}
+
+// checkFurther is check past the first look at the cache (ok, warm): the
+// look again with the NFC forms of a no or a miss, then the store on a
+// miss. start is when the check began, when it is timed.
+func (c *Client) checkFurther(ctx context.Context, scope, user, name string, role, ok, warm bool, start time.Time) (bool, error) {
+	m := c.metrics
 	// A warm entry was found under the user name as given, so that name is
 	// the store's (NFC) form already: only the other two need the look.
 	if !ok && !(warm && ascii(scope, "", name) || ascii(scope, user, name)) {

@@ -26,6 +26,7 @@ type Client struct {
 	// pointer less to follow on every check.
 	strict      bool
 	metrics     *meters
+	plain       bool // neither strict nor metrics: the warm check is the cache's alone
 	scope       storage.Scope
 	fingerprint string
 	cache       *cache.Cache
