@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -219,29 +218,19 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 		if seen == 0 {
 			return nil
 		}
-		// On PostgreSQL the rewrites go as one statement each, many to a
-		// round trip (run in order, as one by one); SQLite is in process,
-		// and runs them through statements compiled once per batch.
-		pg := IsPostgres(tx)
-		sqlOf := col.rewriteSQL()
+		// On PostgreSQL a batch's rewrites go as one statement (an UPDATE
+		// from a list of values); SQLite is in process, and runs them one
+		// by one through statements compiled once per batch.
+		var many pgRewrites
 		var rw rewriter
-		if !pg {
+		if IsPostgres(tx) {
+			many = col.pgRewrites()
+		} else {
 			var err error
-			if rw, err = sqlOf.prepare(ctx, tx); err != nil {
+			if rw, err = col.rewriteSQL().prepare(ctx, tx); err != nil {
 				return err
 			}
 			defer rw.close()
-		}
-		var pending strings.Builder
-		n := 0
-		flush := func() error {
-			if n == 0 {
-				return nil
-			}
-			_, err := tx.ExecContext(ctx, pending.String())
-			pending.Reset()
-			n = 0
-			return err
 		}
 		for _, r := range batch {
 			nv, diff, err := opt.Recode(r.Owner, col.kind, r.V)
@@ -253,21 +242,15 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 			}
 			changed++
 			key := col.key([4]string{r.K0, r.K1, r.K2, r.K3})
-			if !pg {
-				if err := rw.rewrite(ctx, key, nv); err != nil {
-					return err
-				}
+			if many.col.table != "" {
+				many.add(key, nv)
 				continue
 			}
-			pending.WriteString(sqlOf.statement(tx, key, nv))
-			pending.WriteString(";\n")
-			if n++; n == rewritesPerTrip {
-				if err := flush(); err != nil {
-					return err
-				}
+			if err := rw.rewrite(ctx, key, nv); err != nil {
+				return err
 			}
 		}
-		if err := flush(); err != nil {
+		if err := many.run(ctx, tx); err != nil {
 			return err
 		}
 		r := batch[len(batch)-1]
@@ -314,100 +297,4 @@ func (col encryptedColumn) keyArgs(after []any) []any {
 		out[i] = v
 	}
 	return out
-}
-
-// rewriteSQL is col's rewrite of one row as statements with placeholders:
-// update stores the new value, and when the value is part of the key
-// (inKey >= 0) only if the row of the new key does not exist yet (a plain
-// name and its encrypted twin); del then deletes the row instead.
-type rewriteSQL struct {
-	update, del string
-	inKey       int
-}
-
-func (col encryptedColumn) rewriteSQL() rewriteSQL {
-	r := rewriteSQL{inKey: -1}
-	for i, k := range col.pk {
-		if k == col.col {
-			r.inKey = i
-		}
-	}
-	where := strings.Join(col.pk, " = ? AND ") + " = ?"
-	r.update = "UPDATE " + col.table + " SET " + col.col + " = ? WHERE " + where
-	if r.inKey >= 0 {
-		r.update += " AND NOT EXISTS (SELECT 1 FROM " + col.table + " WHERE " + where + ")"
-		r.del = "DELETE FROM " + col.table + " WHERE " + where
-	}
-	return r
-}
-
-// updateArgs are update's arguments for the row with key key and the new
-// value nv: the value, the key, and the twin's key when the value is in it.
-func (r rewriteSQL) updateArgs(key []any, nv string) []any {
-	args := append([]any{nv}, key...)
-	if r.inKey >= 0 {
-		twin := append([]any(nil), key...)
-		twin[r.inKey] = nv
-		args = append(args, twin...)
-	}
-	return args
-}
-
-// rewritesPerTrip is how many rewrites go to PostgreSQL in one round trip.
-const rewritesPerTrip = 250
-
-// statement is the rewrite as one PostgreSQL statement, its values written
-// in: with a twin possible, the update and the delete in a data-modifying
-// WITH (the DELETE runs only when the UPDATE changed nothing).
-func (r rewriteSQL) statement(db bun.IDB, key []any, nv string) string {
-	if r.inKey < 0 {
-		return db.NewRaw(r.update, r.updateArgs(key, nv)...).String()
-	}
-	return db.NewRaw("WITH u AS ("+r.update+" RETURNING 1) "+r.del+" AND NOT EXISTS (SELECT 1 FROM u)",
-		append(r.updateArgs(key, nv), key...)...).String()
-}
-
-// rewriter runs a batch's rewrites on SQLite through statements prepared
-// once per batch: SQLite compiles a statement given as text on every run,
-// which cost more than the rewrite itself.
-type rewriter struct {
-	of          rewriteSQL
-	update, del *sql.Stmt // del is nil when the value is not part of the key
-}
-
-// prepare prepares the rewrites in tx; close releases them.
-func (r rewriteSQL) prepare(ctx context.Context, tx bun.Tx) (rw rewriter, err error) {
-	rw.of = r
-	if r.del != "" {
-		if rw.del, err = tx.PrepareContext(ctx, r.del); err != nil {
-			return rw, err
-		}
-	}
-	if rw.update, err = tx.PrepareContext(ctx, r.update); err != nil {
-		rw.close()
-	}
-	return rw, err
-}
-
-func (rw rewriter) close() {
-	for _, st := range []*sql.Stmt{rw.update, rw.del} {
-		if st != nil {
-			st.Close()
-		}
-	}
-}
-
-// rewrite stores nv as the value of the row with primary key key. When the
-// value is part of the key and a row with the new key exists already (a
-// plain name and its encrypted twin), the row is deleted instead.
-func (rw rewriter) rewrite(ctx context.Context, key []any, nv string) error {
-	res, err := rw.update.ExecContext(ctx, rw.of.updateArgs(key, nv)...)
-	if err != nil || rw.del == nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n > 0 {
-		return err
-	}
-	_, err = rw.del.ExecContext(ctx, key...)
-	return err
 }
