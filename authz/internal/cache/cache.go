@@ -48,7 +48,7 @@ type Cache struct {
 	// users is marked gone, so the copy never answers for it. stale counts
 	// the checks that found their user in users only; past a share of the
 	// copy's size, the copy is made again.
-	snap   atomic.Pointer[map[string]*userEntry]
+	snap   atomic.Pointer[map[string]snapUser]
 	stale  atomic.Int64
 	snapMu sync.Mutex
 	// entries and bytes are what this cache holds in its budget, so that
@@ -59,6 +59,15 @@ type Cache struct {
 	roleFlights flights[*roleEntry]
 	// building counts the builds reading the store now (see Building).
 	building atomic.Int32
+}
+
+// snapUser is a user's entry in the snapshot, with its perms (which never
+// change once the entry is published) beside the pointer: the warm
+// check's lookup in them starts without waiting for the entry's own cache
+// line, which its checks of gone and the kill stamp load meanwhile.
+type snapUser struct {
+	u     *userEntry
+	perms map[string]struct{}
 }
 
 // userEntry is one user's roles. Immutable once published: a refresh
@@ -214,7 +223,7 @@ func New(load Loader, budget *Budget) *Cache {
 		dependents: map[string][]*roleEntry{},
 		sets:       map[uint64][]*permSet{},
 	}
-	c.snap.Store(&map[string]*userEntry{})
+	c.snap.Store(&map[string]snapUser{})
 	budget.register(c)
 	return c
 }
@@ -222,8 +231,8 @@ func New(load Loader, budget *Budget) *Cache {
 // lookup finds the user's entry: in the snapshot when it is there and
 // current, else in the users map (and then counts the snapshot stale).
 func (c *Cache) lookup(user string) (*userEntry, bool) {
-	if u, ok := (*c.snap.Load())[user]; ok && !u.gone.Load() {
-		return u, true
+	if s, ok := (*c.snap.Load())[user]; ok && !s.u.gone.Load() {
+		return s.u, true
 	}
 	return c.lookupMap(user)
 }
@@ -250,10 +259,10 @@ func (c *Cache) resnap() {
 		return
 	}
 	defer c.snapMu.Unlock()
-	m := make(map[string]*userEntry, c.users.Size())
+	m := make(map[string]snapUser, c.users.Size())
 	c.users.Range(func(k string, u *userEntry) bool {
 		if !u.gone.Load() {
-			m[k] = u
+			m[k] = snapUser{u, u.perms}
 		}
 		return true
 	})
@@ -283,11 +292,13 @@ func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, er
 // For callers that do their own checks before a miss.
 func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	// lookup, written out: the hit path saves a call.
-	u, ok := (*c.snap.Load())[user]
+	s, ok := (*c.snap.Load())[user]
+	u, perms := s.u, s.perms
 	if !ok || u.gone.Load() {
 		if u, ok = c.lookupMap(user); !ok {
 			return false, false
 		}
+		perms = u.perms
 	}
 	// One load instead of one per role, unless a role entry died since
 	// the last look; then one look at each, and the stamp moves on.
@@ -303,7 +314,7 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 		u.seenAll.Store(all)
 	}
 	c.touch(u)
-	if _, ok := u.perms[perm]; ok {
+	if _, ok := perms[perm]; ok {
 		return true, true
 	}
 	if scope != "" {

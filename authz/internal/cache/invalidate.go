@@ -80,7 +80,7 @@ func (c *Cache) flushLocked() {
 		return true
 	})
 	c.users.Clear()
-	c.snap.Store(&map[string]*userEntry{})
+	c.snap.Store(&map[string]snapUser{})
 	clear(c.dependents)
 	clear(c.sets)
 	// Every count of this cache moves under mu, so this is all it holds.
