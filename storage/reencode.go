@@ -53,7 +53,11 @@ type ReencodeOptions struct {
 	Batch int
 	// Recode re-encodes one value: it returns the new stored form of one
 	// value of kind owned by owner (the namespace; for KindAudit the
-	// client's fingerprint), and whether it differs from stored.
+	// client's fingerprint), and whether it differs from stored. A new
+	// form starts with Done: a pass never reads it again, and no row of a
+	// batch is rewritten to the key of another row of the batch (on
+	// PostgreSQL a batch's rewrites run together, which one by one would
+	// order).
 	Recode func(owner, kind, stored string) (string, bool, error)
 	// Seal and Unseal encrypt and decrypt the progress marker, which names
 	// the last row done (its key may hold a plain name); nil stores it as
