@@ -225,7 +225,7 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 		// On PostgreSQL a batch's rewrites go as one statement (an UPDATE
 		// from a list of values); SQLite is in process, and runs them one
 		// by one through statements compiled once per batch.
-		var many pgRewrites
+		var many *pgRewrites // nil on SQLite
 		var rw rewriter
 		if IsPostgres(tx) {
 			many = col.pgRewrites()
@@ -246,7 +246,7 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 			}
 			changed++
 			key := col.key([4]string{r.K0, r.K1, r.K2, r.K3})
-			if many.col.table != "" {
+			if many != nil {
 				many.add(key, nv)
 				continue
 			}
@@ -254,8 +254,10 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 				return err
 			}
 		}
-		if err := many.run(ctx, tx); err != nil {
-			return err
+		if many != nil {
+			if err := many.run(ctx, tx); err != nil {
+				return err
+			}
 		}
 		r := batch[len(batch)-1]
 		last = col.key([4]string{r.K0, r.K1, r.K2, r.K3})

@@ -116,7 +116,7 @@ const rewritesPerStatement = 1000
 // are the same row (two old forms of one name), the first is rewritten
 // and the others deleted.
 type pgRewrites struct {
-	col   encryptedColumn // zero on SQLite
+	col   encryptedColumn
 	inKey int
 	rows  []pgRewrite
 	taken map[string]bool // new keys an earlier row of the batch takes
@@ -128,8 +128,8 @@ type pgRewrite struct {
 	dup bool // an earlier row takes the new key: delete this one
 }
 
-func (col encryptedColumn) pgRewrites() pgRewrites {
-	return pgRewrites{col: col, inKey: col.inKey(), taken: map[string]bool{}}
+func (col encryptedColumn) pgRewrites() *pgRewrites {
+	return &pgRewrites{col: col, inKey: col.inKey(), taken: map[string]bool{}}
 }
 
 func (p *pgRewrites) add(key []any, nv string) {
@@ -148,7 +148,7 @@ func (p *pgRewrites) add(key []any, nv string) {
 	p.rows = append(p.rows, r)
 }
 
-// run writes the gathered rewrites (none on SQLite).
+// run writes the gathered rewrites.
 func (p *pgRewrites) run(ctx context.Context, tx bun.IDB) error {
 	for todo := p.rows; len(todo) > 0; {
 		n := min(len(todo), rewritesPerStatement)
