@@ -320,12 +320,9 @@ func (c Config) Validate() error {
 }
 
 func (c Config) problems() []error {
-	var errs []error
-	switch strings.ToLower(c.DatabaseType) {
-	case "", storage.TypeSQLite, "sqlite3", storage.TypePostgreSQL, "postgres":
-	default:
-		errs = append(errs, fmt.Errorf("AUTH_DATABASE_TYPE=%q is unknown (use sqlite or postgresql)", c.DatabaseType))
-	}
+	// The storage settings first, so that a PostgreSQL type without a URL
+	// is reported with the rest instead of after them, at Open.
+	errs := c.storageConfig().Problems()
 	if c.EnableEncryption && c.EncryptionKey == "" {
 		errs = append(errs, errors.New("AUTH_ENABLE_ENCRYPTION is on but AUTH_ENCRYPTION_KEY is not set"))
 	}

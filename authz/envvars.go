@@ -30,7 +30,7 @@ import (
 // that span several settings go in Config.problems.
 var settings = []setting{
 	text("AUTH_DATABASE_TYPE", func(c *Config) *string { return &c.DatabaseType }, storage.TypeSQLite,
-		"`sqlite` or `postgresql`"),
+		"`sqlite` or `postgresql` (also spelt `sqlite3`, `postgres`; any letter case)"),
 	text("AUTH_DATABASE_URL", func(c *Config) *string { return &c.DatabaseURL }, "",
 		"overrides the rest; `postgres://...`, `sqlite://path` or `file:path` (SQLite paths percent-decoded, query ignored)"),
 	text("AUTH_POSTGRESQL_URL", func(c *Config) *string { return &c.PostgreSQLURL }, "",
