@@ -178,10 +178,10 @@ func TestOpenModeBatchesInFlight(t *testing.T) {
 		close(h.release)
 	}
 	for range 2 {
-		if code := <-done; code != http.StatusOK {
+		if code := <-done; code != http.StatusCreated {
 			t.Errorf("a held batch answered %d", code)
 		}
 	}
-	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", c, strings.NewReader(batch)), http.StatusOK)
-	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", a, strings.NewReader(`{"operations":[{"op":"add_role","role":"b2"}]}`)), http.StatusOK)
+	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", c, strings.NewReader(batch)), http.StatusCreated)
+	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", a, strings.NewReader(`{"operations":[{"op":"add_role","role":"b2"}]}`)), http.StatusCreated)
 }
