@@ -1,6 +1,6 @@
 package authz
 
-//go:generate go test -run ^TestREADMESettings$ -update .
+//go:generate go test -run ^(TestREADMESettings|TestLibraryDocMethods)$ -update .
 
 import (
 	"fmt"
