@@ -56,21 +56,41 @@ func closedByServer(c net.Conn, r *bufio.Reader, d time.Duration) bool {
 	return err == io.EOF
 }
 
+// waitIdle waits until the cap counts n idle connections.
+func waitIdle(t *testing.T, ln *connCap, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ln.mu.Lock()
+		idle := ln.idle.Len()
+		ln.mu.Unlock()
+		if idle == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d idle connections, want %d", idle, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // At the cap, a new client is answered at once: the connection idle the
 // longest is closed to make room, the others are kept, and the count of
 // open connections stays at the cap.
 func TestConnCapClosesTheLongestIdle(t *testing.T) {
 	addr, ln := capServer(t, 3, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	// Each one idle (in the server's eyes) before the next: the server
+	// marks a connection idle after the client may have read its answer.
 	c1, r1 := rawGet(t, addr)
+	waitIdle(t, ln, 1)
 	c2, r2 := rawGet(t, addr)
+	waitIdle(t, ln, 2)
 	bare, err := net.Dial("tcp", addr) // connected, has sent nothing
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bare.Close()
-	for ln.openConns() < 3 {
-		time.Sleep(time.Millisecond)
-	}
+	waitIdle(t, ln, 3)
 	start := time.Now()
 	rawGet(t, addr) // the fourth: answered
 	if took := time.Since(start); took > 2*time.Second {
