@@ -178,6 +178,10 @@ func RenameUsername(ctx context.Context, db bun.IDB, old, newName string, now in
 	res, err := db.NewUpdate().Model((*User)(nil)).
 		Set("username = ?", newName).Set("username_source = ?", UsernameRenamed).Set("updated_at = ?", now).
 		Where("username = ?", old).Exec(ctx)
+	if storage.IsUniqueViolation(err) {
+		// A first login or another rename took newName after the check.
+		return false, ErrUsernameTaken
+	}
 	if err != nil {
 		return false, storage.Classify(err)
 	}
