@@ -1,0 +1,131 @@
+package authztest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/rolegate/rolegate/authz"
+)
+
+// T is what the assertions need of a *testing.T.
+type T interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
+
+// Options adjust the store.
+type Options struct {
+	// Config is the configuration to open with (the zero value: the
+	// defaults): the host's resolver, guard refusal writer and so on. Its
+	// database settings are replaced by a temporary SQLite file; audit
+	// logging is turned off; an empty ClientKey is given a fresh key; a
+	// nil Logger discards.
+	Config authz.Config
+}
+
+// Store is a temporary rolegate with a policy applied.
+type Store struct {
+	// Authz is open on the temporary store; build the host's router on it
+	// to test its guards.
+	Authz *authz.Authz
+	// Client is the host client (Config.ClientKey), holding the policy.
+	Client *authz.Client
+	// Policy is the policy as applied.
+	Policy authz.Policy
+	dir    string
+}
+
+// Open opens a rolegate on a new SQLite file in a temporary folder and
+// applies p under the host client key. Close removes the folder.
+func Open(ctx context.Context, p authz.Policy, opt Options) (*Store, error) {
+	dir, err := os.MkdirTemp("", "rolegate-authztest-")
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(ctx, dir, p, opt.Config)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return s, nil
+}
+
+func open(ctx context.Context, dir string, p authz.Policy, cfg authz.Config) (*Store, error) {
+	cfg.DatabaseType, cfg.DatabaseURL, cfg.PostgreSQLURL = "sqlite", "", ""
+	cfg.SQLitePath = filepath.Join(dir, "auth.sqlite3")
+	cfg.DisableAuditLogging = true
+	if cfg.ClientKey == "" {
+		cfg.ClientKey = uuid.NewString()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	az, err := authz.Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c, err := az.HostClient()
+	if err == nil {
+		_, err = c.ApplyPolicy(ctx, p)
+	}
+	if err != nil {
+		az.Close()
+		return nil, fmt.Errorf("applying the policy: %w", err)
+	}
+	return &Store{Authz: az, Client: c, Policy: p, dir: dir}, nil
+}
+
+// Close closes the store and removes its folder.
+func (s *Store) Close() error {
+	err := s.Authz.Close()
+	return errors.Join(err, os.RemoveAll(s.dir))
+}
+
+// New is Open for a test: it fails t when the store cannot be opened or
+// the policy applied, and closes the store when t ends.
+func New(t T, p authz.Policy, opt Options) *Store {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := Open(ctx, p, opt)
+	if err != nil {
+		t.Fatalf("authztest: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// ReadPolicy reads and parses a policy file, failing t with the file and
+// line of what is wrong.
+func ReadPolicy(t T, path string) authz.Policy {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("authztest: %v", err)
+	}
+	p, err := authz.ParsePolicy(b)
+	if err != nil {
+		t.Fatalf("authztest: %s", FileError(path, err))
+	}
+	return p
+}
+
+// FileError is err of the file at path, as "path:line: message" when
+// err names a line.
+func FileError(path string, err error) string {
+	var fe *authz.PolicyFileError
+	if errors.As(err, &fe) && fe.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v: %s", path, fe.Line, fe.Err, fe.Msg)
+	}
+	return fmt.Sprintf("%s: %v", path, err)
+}
