@@ -45,7 +45,9 @@ type recorder struct {
 	errors []string
 }
 
-func (r *recorder) Errorf(format string, args ...any) { r.errors = append(r.errors, fmt.Sprintf(format, args...)) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
 
 // TestAssertions: the helpers pass on the policy's answers, global and
 // scoped, and the file's own tests hold.
@@ -96,8 +98,8 @@ func TestWrongCaseExplained(t *testing.T) {
 	}
 }
 
-// TestGuardsUseTheStore: Authz is a real one: its guards answer from the
-// applied policy.
+// TestCheckAnswersInOrder: Check answers every case in order and
+// explains only the failures.
 func TestCheckAnswersInOrder(t *testing.T) {
 	s := authztest.New(t, parse(t, policy), authztest.Options{})
 	cases := []authz.PolicyCase{
