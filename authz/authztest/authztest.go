@@ -80,9 +80,43 @@ func open(ctx context.Context, dir string, p authz.Policy, cfg authz.Config) (*S
 	}
 	if err != nil {
 		az.Close()
-		return nil, fmt.Errorf("applying the policy: %w", err)
+		return nil, loadError(p, err)
 	}
 	return &Store{Authz: az, Client: c, Policy: p, dir: dir}, nil
+}
+
+// LoadError is a policy that the store refused to load (past an
+// inheritance limit, say), with the operation refused.
+type LoadError struct {
+	// Op is the operation refused; its Role names the role at fault (a
+	// membership's role for add_membership).
+	Op  authz.Operation
+	Err error
+}
+
+func (e *LoadError) Error() string {
+	what := fmt.Sprintf("role %q", e.Op.Role)
+	if e.Op.User != "" {
+		what = fmt.Sprintf("membership of %q in role %q", e.Op.User, e.Op.Role)
+	}
+	return fmt.Sprintf("the policy does not load: %s (%s): %v", what, e.Op.Op, e.Err)
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// loadError names the operation of a refused apply: on an empty store
+// the plan is the plan from nothing, so the failed index is found in it.
+func loadError(p authz.Policy, err error) error {
+	var be *authz.BatchError
+	if !errors.As(err, &be) {
+		return fmt.Errorf("the policy does not load: %w", err)
+	}
+	p.Normalize()
+	ops := authz.PlanPolicy(authz.Policy{}, p)
+	if be.Index < 0 || be.Index >= len(ops) {
+		return fmt.Errorf("the policy does not load: %w", err)
+	}
+	return &LoadError{Op: ops[be.Index], Err: be.Err}
 }
 
 // Close closes the store and removes its folder.

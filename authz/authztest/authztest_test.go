@@ -73,7 +73,7 @@ func TestWrongCaseExplained(t *testing.T) {
 		want []string
 	}{
 		{authz.PolicyCase{User: "alice", Permission: "read", Allow: false, Name: "alice never reads", Line: 12},
-			[]string{"line 12", "FAIL: alice never reads", "user: alice  permission: read  scope: (global)", "expected: deny  got: allow",
+			[]string{"FAIL line 12: alice never reads", "user: alice  permission: read  scope: (global)", "expected: deny  got: allow",
 				"why: alice is a member of editor (global), which inherits viewer, which is granted read"}},
 		{authz.PolicyCase{User: "jack", Permission: "notes.delete", Scope: "org-2", Allow: true},
 			[]string{"FAIL: jack may notes.delete in org-2", "scope: org-2", "expected: allow  got: deny",

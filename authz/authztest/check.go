@@ -29,11 +29,18 @@ func (r Result) Failed() bool { return r.Got != r.Case.Allow }
 
 // String is the result in a few lines: the case, its fields, the expected
 // and the given answer, and why.
-func (r Result) String() string {
+func (r Result) String() string { return r.Format("") }
+
+// Format is String with where the case is written ("cases.yaml:12")
+// after its status.
+func (r Result) Format(where string) string {
 	var b strings.Builder
 	status := "ok"
 	if r.Failed() {
 		status = "FAIL"
+	}
+	if where != "" {
+		status += " " + where
 	}
 	fmt.Fprintf(&b, "%s: %s\n", status, r.Case.Title())
 	scope := r.Case.Scope
@@ -214,7 +221,7 @@ func (s *Store) Cases(t T, cases []authz.PolicyCase) {
 
 func caseReport(r Result) string {
 	if r.Case.Line > 0 {
-		return fmt.Sprintf("line %d: %s", r.Case.Line, r.String())
+		return r.Format(fmt.Sprintf("line %d", r.Case.Line))
 	}
 	return r.String()
 }
