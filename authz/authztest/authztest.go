@@ -154,6 +154,22 @@ func ReadPolicy(t T, path string) authz.Policy {
 	return p
 }
 
+// ReadCases reads and parses a cases file (see authz.ParsePolicyCases),
+// failing t with the file and line of what is wrong. Its memberships are
+// added to a policy with AddTo.
+func ReadCases(t T, path string) authz.PolicyCases {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("authztest: %v", err)
+	}
+	cs, err := authz.ParsePolicyCases(b)
+	if err != nil {
+		t.Fatalf("authztest: %s", FileError(path, err))
+	}
+	return cs
+}
+
 // FileError is err of the file at path, as "path:line: message" when
 // err names a line.
 func FileError(path string, err error) string {
