@@ -54,19 +54,6 @@ func (d Doc) Has(path ...any) bool {
 	return n != nil
 }
 
-// Known reports whether what is at path can be read: false for an alias or
-// a path that is not there, where Has cannot tell a key absent.
-func (d Doc) Known(path ...any) bool {
-	n := d.body
-	for _, step := range path {
-		if n = child(n, step); n == nil {
-			return false
-		}
-	}
-	_, alias := n.(*ast.AliasNode)
-	return n != nil && !alias
-}
-
 // child is the value under one step of a path, or nil.
 func child(n ast.Node, step any) ast.Node {
 	n = unwrap(n)
