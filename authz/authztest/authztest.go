@@ -143,15 +143,7 @@ func New(t T, p authz.Policy, opt Options) *Store {
 // line of what is wrong.
 func ReadPolicy(t T, path string) authz.Policy {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("authztest: %v", err)
-	}
-	p, err := authz.ParsePolicy(b)
-	if err != nil {
-		t.Fatalf("authztest: %s", FileError(path, err))
-	}
-	return p
+	return readFile(t, path, authz.ParsePolicy)
 }
 
 // ReadCases reads and parses a cases file (see authz.ParsePolicyCases),
@@ -159,15 +151,20 @@ func ReadPolicy(t T, path string) authz.Policy {
 // added to a policy with AddTo.
 func ReadCases(t T, path string) authz.PolicyCases {
 	t.Helper()
+	return readFile(t, path, authz.ParsePolicyCases)
+}
+
+func readFile[V any](t T, path string, parse func([]byte) (V, error)) V {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("authztest: %v", err)
 	}
-	cs, err := authz.ParsePolicyCases(b)
+	v, err := parse(b)
 	if err != nil {
 		t.Fatalf("authztest: %s", FileError(path, err))
 	}
-	return cs
+	return v
 }
 
 // FileError is err of the file at path, as "path:line: message" when
