@@ -97,8 +97,9 @@ var fencedGo = regexp.MustCompile("(?s)```go\n(.*?)```")
 
 // TestLibraryDocExamples: every section of docs/library.md (but the
 // generated list of methods) shows at least one Go block, and every Go
-// block outside that list is a part, line for line, of an Example
-// function of this package's tests, which go test compiles and runs.
+// block outside that list is a part, line for line, of a function of the
+// tests of authz (an Example, mostly), authz/authztest or examples/hostapp,
+// which go test compiles and runs.
 func TestLibraryDocExamples(t *testing.T) {
 	b, err := os.ReadFile(libraryDoc)
 	if err != nil {
@@ -121,18 +122,30 @@ func TestLibraryDocExamples(t *testing.T) {
 		}
 		for _, m := range blocks {
 			if !slices.ContainsFunc(bodies, func(body string) bool { return strings.Contains(body, "\n"+m[1]) }) {
-				t.Errorf("section %q: this block is not part of an Example function in authz's tests:\n%s", title, m[1])
+				t.Errorf("section %q: this block is not part of a test or Example function of authz, authz/authztest or examples/hostapp:\n%s", title, m[1])
 			}
 		}
 	}
 }
 
-// exampleBodies returns the body of every Example function of the
-// package's tests, one tab of indentation removed, each line ending in a
-// newline and the whole starting with one.
+// exampleBodies returns the body of every Example and Test function of
+// the tests of authz, authz/authztest and examples/hostapp, one tab of
+// indentation removed, each line ending in a newline and the whole
+// starting with one.
 func exampleBodies(t *testing.T) []string {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	var bodies []string
+	for _, dir := range []string{".", "authztest", "../examples/hostapp"} {
+		bodies = append(bodies, funcBodies(t, fset, dir)...)
+	}
+	if len(bodies) == 0 {
+		t.Fatal("no Example functions found")
+	}
+	return bodies
+}
+
+func funcBodies(t *testing.T, fset *token.FileSet, dir string) []string {
+	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +158,7 @@ func exampleBodies(t *testing.T) []string {
 			}
 			for _, d := range f.Decls {
 				fn, ok := d.(*ast.FuncDecl)
-				if !ok || !strings.HasPrefix(fn.Name.Name, "Example") || fn.Body == nil {
+				if !ok || fn.Body == nil || !strings.HasPrefix(fn.Name.Name, "Example") && !strings.HasPrefix(fn.Name.Name, "Test") {
 					continue
 				}
 				body := string(src[fset.Position(fn.Body.Lbrace).Offset+1 : fset.Position(fn.Body.Rbrace).Offset])
@@ -156,9 +169,6 @@ func exampleBodies(t *testing.T) []string {
 				bodies = append(bodies, b.String()+"\n")
 			}
 		}
-	}
-	if len(bodies) == 0 {
-		t.Fatal("no Example functions found")
 	}
 	return bodies
 }
