@@ -21,7 +21,7 @@ func printNextSteps(w io.Writer, base, keyFile, userHeader string, open, console
 	default:
 		b.WriteString("  # AUTH_CLIENT_KEY is set: it is the admin key\n")
 	}
-	fmt.Fprintf(&b, "  curl -s -w '%%{http_code}\\n' -H \"Authorization: Bearer $AUTH_CLIENT_KEY\" %s/api/roles   # the roles, then 200\n", base)
+	fmt.Fprintf(&b, "  curl -s -w ' %%{http_code}\\n' -H \"Authorization: Bearer $AUTH_CLIENT_KEY\" %s/api/roles   # the roles, then 200\n", base)
 	if console {
 		fmt.Fprintf(&b, "  admin console: %s/console/ (sign in with $AUTH_CLIENT_KEY)\n", base)
 	}
