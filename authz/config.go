@@ -25,11 +25,12 @@ import (
 // false by default, so a switch that is on by default is named Disable...).
 // DefaultConfig spells the defaults out; ConfigFromEnv reads the
 // environment and a .env file. Each setting's variable, default and parser
-// are written once, in the settings table (envvars.go), which the README's
-// Configuration section shows. Where the host app listens and Gin's mode
+// are written once, in the settings table (envvars.go), which
+// docs/configuration.md shows. Where the host app listens and Gin's mode
 // are the host's own settings, not rolegate's (see examples/hostapp).
 type Config struct {
-	// DatabaseType is "sqlite" or "postgresql".
+	// DatabaseType is "sqlite" or "postgresql" (also "sqlite3" and
+	// "postgres", in any letter case).
 	DatabaseType string
 	// DatabaseURL overrides the other database settings; its scheme picks
 	// the dialect (postgres://, sqlite://, file:).
