@@ -161,7 +161,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 
 // roleEntries returns a live entry for each of names (by name): the cached
 // ones, and the others built from the store, all of them in one read
-// (Loader.RoleEffective) rather than one per role. Concurrent misses of a
+// (Loader.RoleGrants) rather than one per role. Concurrent misses of a
 // role still read it once: a role whose build is already running under
 // this epoch is waited for, not read again.
 func (c *Cache) roleEntries(ctx context.Context, names []string) (map[string]*roleEntry, error) {
