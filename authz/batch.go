@@ -71,7 +71,7 @@ func (e *BatchError) Unwrap() error { return e.Err }
 func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error) {
 	ops = normalizeOperations(ops)
 	if err := checkOperations(ops); err != nil {
-		c.az.auditRefusal(ctx, c.fingerprint, "batch", "batch", err)
+		c.auditRefusal(ctx, "batch", "batch", err)
 		return nil, err
 	}
 	var results []OpResult

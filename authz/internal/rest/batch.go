@@ -71,6 +71,10 @@ func (a *API) batch(c *gin.Context) {
 		a.fail(c, ctx, rt, call, refuse(err))
 		return
 	}
+	if _, err := ChangeReason(c); err != nil {
+		a.fail(c, ctx, rt, call, refuse(err))
+		return
+	}
 	release, err := a.host.AdmitBatch(cl)
 	if err != nil {
 		a.fail(c, ctx, rt, call, err)

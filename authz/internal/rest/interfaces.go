@@ -62,7 +62,7 @@ type Client interface {
 	CountRoles(ctx context.Context, prefix string) (int, error)
 	CountUsers(ctx context.Context, prefix string) (int, error)
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
-	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
+	AuditRecordsWhere(ctx context.Context, q rbac.AuditQuery) ([]rbac.AuditRecord, error)
 
 	// Revision is the token of the client's current revision; AtLeast
 	// brings the client's cache up to a token's revision (an error

@@ -195,6 +195,10 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			a.fail(c, ctx, rt, call, refuse(err))
 			return
 		}
+		if _, err := ChangeReason(c); err != nil {
+			a.fail(c, ctx, rt, call, refuse(err))
+			return
+		}
 		for _, p := range rt.params {
 			v := middleware.NormalizeName(c.Param(p.name))
 			if err := rbac.CheckNames(p.kind, v); err != nil {
