@@ -70,7 +70,7 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // *BatchError naming it.
 func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error) {
 	ops = normalizeOperations(ops)
-	if err := checkOperations(ops); err != nil {
+	if err := c.checkOperations(ops); err != nil {
 		c.auditRefusal(ctx, "batch", "batch", err)
 		return nil, err
 	}
@@ -120,6 +120,22 @@ func checkOperations(ops []Operation) error {
 	for i, op := range ops {
 		if err := op.check(); err != nil {
 			return &BatchError{Index: i, Op: op.Op, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkOperations is checkOperations with the grants of reserved names
+// refused in open mode (see Client.checkGrantable).
+func (c *Client) checkOperations(ops []Operation) error {
+	if err := checkOperations(ops); err != nil {
+		return err
+	}
+	for i, op := range ops {
+		if op.Op == "add_permission" {
+			if err := c.checkGrantable(op.Permission); err != nil {
+				return &BatchError{Index: i, Op: op.Op, Err: err}
+			}
 		}
 	}
 	return nil

@@ -81,6 +81,9 @@ func (c *Client) AddPermission(ctx context.Context, role, name string) (created 
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
+	if err := c.checkGrantable(name); err != nil {
+		return false, err
+	}
 	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddPermission(ctx, w.db, c.scope, role, name)
 	})

@@ -341,7 +341,7 @@ func refusalReason(err error) string { return rest.Reason(err) }
 func (az *Authz) restAPI() (*rest.API, error) {
 	return rest.New(rest.Config{
 		Host: restHost{az}, AcceptKey: az.admins.accept(), Log: az.log, MaxBatchOperations: MaxBatchOperations,
-		Reads: az.readGate,
+		Reads: az.readGate, People: az.restPeople(),
 	})
 }
 
