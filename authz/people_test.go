@@ -2,6 +2,8 @@ package authz
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -287,3 +289,39 @@ func TestReservedNamesRefusedInOpenMode(t *testing.T) {
 }
 
 func isInvalidName(err error) bool { return err != nil && strings.Contains(err.Error(), "reserved") }
+
+// GET /api/whoami tells the console who is signed in and what to show:
+// a key is admin; boss is admin; auditor reads; mia holds rolegate.members
+// in org-1, where she may hand out viewer and editor (not deleter, not a
+// role holding a reserved name, not one inheriting rolegate.admin); a
+// person with nothing gets an answer with nothing, not a 403.
+func TestPeopleWhoami(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		_, e, key := peopleApp(t, target)
+		whoami := func(user, key string) map[string]any {
+			t.Helper()
+			w := performRequest(e, http.MethodGet, "/api/whoami", key, nil, "X-User", user)
+			return checkEnvelope(t, w, http.StatusOK)["data"].(map[string]any)
+		}
+		if d := whoami("boss", key); d["admin"] != true || !strings.HasPrefix(d["actor"].(string), "key:") || d["user"] != nil {
+			t.Errorf("a key: %v", d)
+		}
+		if d := whoami("boss", ""); d["admin"] != true || d["actor"] != "user:boss" || d["user"] != "boss" {
+			t.Errorf("boss: %v", d)
+		}
+		if d := whoami("auditor", ""); d["admin"] != false || d["read"] != true {
+			t.Errorf("auditor: %v", d)
+		}
+		d := whoami("mia", "")
+		members, _ := json.Marshal(d["members"])
+		if d["admin"] != false || d["read"] != false || string(members) != `[{"roles":["editor","viewer"],"scope":"org-1"}]` {
+			t.Errorf("mia: %v, members %s", d, members)
+		}
+		if d := whoami("nobody", ""); d["admin"] != false || fmt.Sprint(d["members"]) != "[]" {
+			t.Errorf("nobody: %v", d)
+		}
+		if w := performRequest(e, http.MethodGet, "/api/whoami", "", nil); w.Code != http.StatusUnauthorized {
+			t.Errorf("no one: %d", w.Code)
+		}
+	})
+}

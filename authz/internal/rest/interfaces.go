@@ -82,6 +82,12 @@ type Caller interface {
 	// Fingerprint is the keyed fingerprint of the client key that the
 	// audit log records, never the key.
 	Fingerprint() string
+	// ScopesOf lists the scopes where user holds scoped memberships,
+	// sorted, at most limit.
+	ScopesOf(ctx context.Context, user string, limit int) ([]string, error)
+	// KeyActor is how the audit log names the key's requests:
+	// "key:<8 hex digits of its SHA-256>".
+	KeyActor() string
 	// AuditUser and AuditPermission are a user or a permission as the
 	// audit log may hold it: its stored (encrypted) form when encryption
 	// is on, never the plaintext.

@@ -185,34 +185,40 @@ func forbidden(format string, args ...any) error {
 }
 
 // delegated is the check of a rolegate.members holder on a delegable
-// route: she holds rolegate.members in the request's scope (a global
-// membership of it counts everywhere; a request without ?scope needs it
-// globally), and the role holds no reserved permission and nothing she
-// does not hold in that scope herself, counting inherited grants. So she
-// can never hand out, nor take away, more than she has.
+// route, in the request's scope (see mayHandOut).
 func delegated(call *request, user string) error {
 	scope, err := scopeParam(call)
 	if err != nil {
 		return err
 	}
-	role := call.args[len(call.args)-1]
+	return mayHandOut(call.ctx, call.cl, user, scope, call.args[len(call.args)-1])
+}
+
+// mayHandOut says whether user may add and remove members of role in
+// scope ("": globally) as a rolegate.members holder: she holds
+// rolegate.members there (a global membership of it counts everywhere;
+// a global membership needs it globally), and the role holds no reserved
+// permission and nothing she does not hold there herself, counting
+// inherited grants. So she can never hand out, nor take away, more than
+// she has. A refusal wraps rbac.ErrForbidden and names the permission.
+func mayHandOut(ctx context.Context, cl Caller, user, scope, role string) error {
 	where := "globally"
 	if scope != "" {
 		where = "in scope " + scope
 	}
 	holds := func(p string) (bool, error) {
 		if scope == "" {
-			return call.cl.UserHasPermission(call.ctx, user, p)
+			return cl.UserHasPermission(ctx, user, p)
 		}
-		return call.cl.UserHasPermissionIn(call.ctx, scope, user, p)
+		return cl.UserHasPermissionIn(ctx, scope, user, p)
 	}
 	if ok, err := holds(PermMembers); err != nil {
 		return err
 	} else if !ok {
-		return forbidden("%s %s needs %s (or %s) %s", call.c.Request.Method, call.c.FullPath(), PermMembers, PermAdmin, where)
+		return forbidden("memberships of role %s need %s (or %s) %s", role, PermMembers, PermAdmin, where)
 	}
 	var denied error
-	err = call.cl.EachEffectivePermission(call.ctx, role, rbac.ListWindow{}, func(page []string) error {
+	err := cl.EachEffectivePermission(ctx, role, rbac.ListWindow{}, func(page []string) error {
 		for _, p := range page {
 			if Reserved(p) {
 				denied = forbidden("role %s holds %s, which %s never hands out", role, p, PermMembers)

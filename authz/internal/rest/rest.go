@@ -66,7 +66,8 @@ type Route struct {
 	Handlers     []gin.HandlerFunc
 }
 
-// Routes are every route of the API, POST /api/batch last, for the
+// Routes are every route of the API, GET /api/whoami and POST /api/batch
+// last, for the
 // caller to register under its own middleware (request id, log, recovery,
 // CORS).
 func (a *API) Routes() []Route {
@@ -76,6 +77,7 @@ func (a *API) Routes() []Route {
 			middleware.DecodePathParams(), a.authenticate(rt), a.bodyLimit(rt), a.handler(rt),
 		}})
 	}
+	out = append(out, Route{Method: whoamiRoute.method, Path: whoamiRoute.path, Handlers: a.whoamiHandlers()})
 	return append(out, Route{Method: batchRoute.method, Path: batchRoute.path, Handlers: a.batchHandlers()})
 }
 
