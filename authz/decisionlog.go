@@ -228,5 +228,9 @@ func (o *guardObserver) audit(c *gin.Context, d middleware.GuardDecision) {
 		resource += "@" + s
 	}
 	// The actor is the refused user (stored form, as in the resource).
-	o.az.auditRefusedBy(o.az.requestContext(c), o.client.fingerprint, storage.ActorUserPrefix+u, "guard "+c.FullPath(), resource, "insufficient permissions")
+	actor := storage.ActorAnonymous
+	if middleware.ValidName(d.User) {
+		actor = storage.ActorUserPrefix + u
+	}
+	o.az.auditRefusedBy(o.az.requestContext(c), o.client.fingerprint, actor, "guard "+c.FullPath(), resource, "insufficient permissions")
 }
