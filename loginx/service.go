@@ -77,12 +77,14 @@ func New(ctx context.Context, db *bun.DB, cfg Config) (*Service, error) {
 }
 
 // Login is what a host's authz needs of a login service: the routes, the
-// session resolver, and renaming a user's login record with its roles.
+// session resolver, renaming a user's login record with its roles, and
+// applying such a rename to this process's sessions once it committed.
 // *Service implements it.
 type Login interface {
 	Register(r gin.IRouter)
 	Resolver() middleware.Resolver
 	RenameUser(ctx context.Context, db bun.IDB, old, newName string) (renamed bool, err error)
+	Sync(ctx context.Context) error
 	Close() error
 }
 
