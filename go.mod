@@ -7,7 +7,7 @@ require (
 	github.com/gin-contrib/cors v1.4.0
 	github.com/gin-gonic/gin v1.10.0
 	github.com/go-jose/go-jose/v4 v4.0.2
-	github.com/goccy/go-yaml v1.15.13
+	github.com/goccy/go-yaml v1.17.1
 	github.com/golang-jwt/jwt/v5 v5.1.0
 	github.com/google/uuid v1.5.0
 	github.com/joho/godotenv v1.3.0

@@ -141,7 +141,8 @@ func mergeSorted(a, b []string) []string {
 //
 // On the host client (AUTH_CLIENT_KEY), whose user names are those of the
 // login, the login user named user (if any) is renamed in the same
-// transaction, so that sessions issued from then on carry newName; a
+// transaction; its sessions follow it (they act under newName, in this
+// process on return, on other replicas within their login poll); a
 // newName held by another login user is ErrUserExists, merge or not.
 // The cache drops both names, here and on other replicas.
 func (c *Client) RenameUser(ctx context.Context, user, newName string, merge bool) (moved int, err error) {
@@ -154,6 +155,7 @@ func (c *Client) RenameUser(ctx context.Context, user, newName string, merge boo
 		login = nil
 	}
 	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName}
+	loginRenamed := false
 	_, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		if user == newName {
 			return false, nil // nothing to move
@@ -171,10 +173,19 @@ func (c *Client) RenameUser(ctx context.Context, user, newName string, merge boo
 			}
 		}
 		moved = n
+		loginRenamed = renamed
 		return n > 0 || renamed, nil
 	})
 	if err != nil {
 		return 0, err
+	}
+	if loginRenamed {
+		// Sessions follow their user's id: this process's learn the new
+		// name now, other replicas' at their next poll. The rename has
+		// committed, so a failure here only leaves it to that poll.
+		if err := login.Sync(ctx); err != nil {
+			c.az.log.Warn("login sessions not updated after a rename; the next poll will", "error", err)
+		}
 	}
 	return moved, nil
 }

@@ -93,6 +93,8 @@ func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, erro
 		name = n
 		return n, store.UsernameFromClaim(claim), err
 	}
+	// Before the user's name is read, for the session's entry (see settle).
+	gen := s.sessions.renames.Load()
 	if _, err := store.UpsertUser(ctx, s.db, u, now.UnixMilli(), newName); err != nil {
 		if errors.Is(err, store.ErrUsernameTaken) {
 			s.log.Warn("loginx: login refused: the user name belongs to another account",
@@ -104,7 +106,7 @@ func (s *Service) login(ctx context.Context, req loginRequest) (*loginData, erro
 	if !u.Active {
 		return nil, inactive()
 	}
-	data, err := s.startSession(ctx, u)
+	data, err := s.startSession(ctx, u, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +121,8 @@ func inactive() *apiError {
 }
 
 // startSession stores a new session with its first refresh token and
-// signs its first authToken.
-func (s *Service) startSession(ctx context.Context, u *store.User) (*loginData, error) {
+// signs its first authToken; u was read when s.sessions.renames was gen.
+func (s *Service) startSession(ctx context.Context, u *store.User, gen uint64) (*loginData, error) {
 	sid, err := randomToken(16)
 	if err != nil {
 		return nil, err
@@ -144,6 +146,6 @@ func (s *Service) startSession(ctx context.Context, u *store.User) (*loginData, 
 	if err != nil {
 		return nil, err
 	}
-	s.sessions.started(sid, u.ID, exp.Add(SessionLeeway).UnixMilli())
+	s.sessions.started(sid, u.ID, u.Username, exp.Add(SessionLeeway).UnixMilli(), gen)
 	return &loginData{AuthToken: auth, UserID: u.ID, RefreshToken: refresh}, nil
 }

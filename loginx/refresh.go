@@ -51,6 +51,7 @@ func (s *Service) handleRefresh(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	gen := s.sessions.renames.Load()
 	u, err := store.UserByID(ctx, s.db, sess.UserID)
 	if err != nil {
 		s.fail(c, err)
@@ -66,6 +67,6 @@ func (s *Service) handleRefresh(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.sessions.started(sess.ID, u.ID, exp.Add(SessionLeeway).UnixMilli())
+	s.sessions.started(sess.ID, u.ID, u.Username, exp.Add(SessionLeeway).UnixMilli(), gen)
 	ok(c, loginData{AuthToken: auth, UserID: u.ID, RefreshToken: next})
 }

@@ -15,7 +15,10 @@ import (
 type Session struct {
 	// UserID is the login user's id (the sub claim).
 	UserID string
-	// Username is the RBAC user name.
+	// Username is the user's RBAC user name: the current one, whatever the
+	// token's username claim says. A session follows its user's id, so
+	// after a rename it acts under the new name (on other replicas within
+	// their poll, RevocationPollInterval).
 	Username string
 	// SessionID identifies the login; logout and refresh reuse revoke it.
 	SessionID string
@@ -141,7 +144,9 @@ func (t *tokens) verify(ctx context.Context, raw string) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	if live.state.Load() != sessionLive {
+	// Gone here is an entry settle marked for a rename that may have come
+	// while it was read: this request has the name just read.
+	if live.state.Load() == sessionRevoked {
 		return Session{}, fmt.Errorf("%w: revoked", ErrInvalidSession)
 	}
 	if live.userID != claims.Subject {
@@ -149,7 +154,9 @@ func (t *tokens) verify(ctx context.Context, raw string) (Session, error) {
 	}
 	until := claims.ExpiresAt.Add(SessionLeeway)
 	live.extend(until.UnixMilli())
-	s := &Session{UserID: claims.Subject, Username: claims.Username, SessionID: claims.SessionID,
+	// The name is the user's, found by the session's user id, not the
+	// token's claim, which is the name the user had when it was issued.
+	s := &Session{UserID: claims.Subject, Username: live.username, SessionID: claims.SessionID,
 		ExpiresAt: claims.ExpiresAt.Time, acceptUntil: until, live: live}
 	if c.n.Add(1) > t.cacheMax {
 		// Full: start over rather than track recency on the hot path.

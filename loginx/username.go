@@ -55,12 +55,14 @@ var verifiedBy = map[string]string{
 }
 
 // claimUsername reads the provider's UserClaim from the verified ID token
-// claims, prepared with the PRECIS UsernameCasePreserved profile (which
-// puts it in NFC); an email claim must be one e-mail address. E-mail addresses have their ASCII letters lower-cased (the domain is case-insensitive
-// and providers differ in case), so an admin grants to the lower-case
-// address. It refuses (403) a missing, non-string, unverified or invalid
-// value: falling back to another name would give the person an identity
-// the admin did not expect.
+// claims. The name is the claim exactly, except that an e-mail address has
+// its ASCII letters lower-cased (the domain is case-insensitive and
+// providers differ in case), so an admin grants to the lower-case address.
+// It refuses (403) a missing, non-string, unverified or invalid value, one
+// that the PRECIS UsernameCasePreserved profile would change (full-width
+// forms, not NFC) and one that mixes scripts within a part (see
+// mixesScripts): falling back to another name would give the person an
+// identity the admin did not expect. An email claim must be one address.
 func claimUsername(claim string, tokenClaims map[string]any) (string, error) {
 	v, _ := tokenClaims[claim].(string)
 	if v == "" {
@@ -69,17 +71,22 @@ func claimUsername(claim string, tokenClaims map[string]any) (string, error) {
 	if flag, ok := verifiedBy[claim]; ok && !isTrue(tokenClaims[flag]) {
 		return "", claimRefused(fmt.Sprintf("the provider has not verified the %s claim (%s is not true in the ID token)", claim, flag))
 	}
-	// Prepared first (RFC 8265, UsernameCasePreserved: full-width and
-	// half-width forms mapped to their usual ones, NFC, code points an
-	// identifier may not hold refused), so that the checks below and the
-	// taken-name check see the form a look-alike would take: "p1\uff1aalice"
-	// (a full-width colon) is "p1:alice". NFC also because names are one
-	// name in all their forms everywhere else.
+	// The name is the claim as it is: never a form a fold made of it.
+	// PRECIS (RFC 8265, UsernameCasePreserved) refuses code points an
+	// identifier may not hold; what it would map (full-width and half-width
+	// forms, text that is not NFC) is refused too, because the mapped form
+	// is another identity's exact claim: a verified "\uff42\uff4f\uff42@..."
+	// logging in first took "bob@..." and its grants, and bob got 409.
 	p, err := precis.UsernameCasePreserved.String(v)
 	if err != nil {
 		return "", claimRefused(fmt.Sprintf("the %s claim is not a valid user name (RFC 8265)", claim))
 	}
-	v = middleware.NormalizeName(p)
+	if p != v {
+		return "", claimRefused(fmt.Sprintf("the %s claim is not in its plain form (full-width or half-width characters, or not NFC); it is refused rather than read as the claim it would fold to", claim))
+	}
+	if mixesScripts(v) {
+		return "", claimRefused(fmt.Sprintf("the %s claim mixes scripts within one part (as Latin with Cyrillic or Greek), so it can pass for another name", claim))
+	}
 	if claim == "email" {
 		// An address, and only one: no display name, no group, no list.
 		if a, err := mail.ParseAddress(v); err != nil || a.Address != v || a.Name != "" {

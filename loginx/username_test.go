@@ -66,31 +66,34 @@ func TestLoginNamesAreNFC(t *testing.T) {
 	}
 }
 
-func TestClaimNamesAreNormalised(t *testing.T) {
-	n, err := claimUsername("email", map[string]any{"email": "Jose\u0301@example.org", "email_verified": true})
-	if err != nil || n != "jos\u00e9@example.org" {
-		t.Fatalf("decomposed e-mail gave %q, %v; want the NFC lower-case address", n, err)
-	}
-}
-
-// TestClaimNamesPrepared: a name taken from a claim is prepared with the
-// PRECIS UsernameCasePreserved profile (RFC 8265) before any check, so a
-// full-width colon cannot dress up as the default name "p1:alice", nor a
-// full-width letter as another address; an e-mail claim must be an
-// address.
-func TestClaimNamesPrepared(t *testing.T) {
+// TestClaimNamesAreTheClaim: the name a claim gives is the claim itself
+// (an e-mail's ASCII letters lower-cased), never a fold of it that another
+// identity's exact claim would give: full-width letters, text not in NFC
+// and the Kelvin sign (whose NFC is "K") are refused, as is a part that
+// mixes scripts. Parts wholly in one script stay names of their own.
+func TestClaimNamesAreTheClaim(t *testing.T) {
 	for _, c := range []struct {
 		claim, value, want string // want "": refused
 	}{
 		{"email", "p1\uff1aalice", ""},
 		{"employee_id", "p1\uff1aalice", ""},
 		{"employee_id", "e\u3000123", ""}, // an ideographic space is no identifier
-		{"email", "\uff41lice@example.org", "alice@example.org"},
-		{"employee_id", "\uff25\uff11\uff12", "E12"},
+		{"email", "\uff41lice@example.org", ""},
+		{"email", "\uff42\uff4f\uff42@example.com", ""},
+		{"employee_id", "\uff25\uff11\uff12", ""},
+		{"email", "Jose\u0301@example.org", ""},  // NFD: "jos\u00e9@example.org" is someone's exact claim
+		{"email", "\u212aate@example.org", ""},   // Kelvin sign: NFC makes it "Kate"
+		{"email", "\u0430lice@example.com", ""},  // Cyrillic a in a Latin part
+		{"email", "g\u03bfogle@example.com", ""}, // Greek omicron
+		{"email", "alice@ex\u0430mple.com", ""},  // in the domain too
 		{"email", "not an address", ""},
 		{"email", "Sara <sara@example.org>", ""},
 		{"email", "sara@example.org", "sara@example.org"},
 		{"email", "Sara@Example.ORG", "sara@example.org"},
+		{"email", "jos\u00e9@example.org", "jos\u00e9@example.org"},
+		{"email", "\u0430\u0440\u0435@example.com", "\u0430\u0440\u0435@example.com"}, // all Cyrillic: a name of its own
+		{"email", "ivan@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444", "ivan@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444"},
+		{"employee_id", "\u5c71\u7530\u305f\u308d\u3046-7", "\u5c71\u7530\u305f\u308d\u3046-7"}, // Han with Hiragana
 		{"employee_id", "E-1234", "E-1234"},
 	} {
 		claims := map[string]any{c.claim: c.value, "email_verified": true}

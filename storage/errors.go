@@ -119,3 +119,8 @@ func isDuplicateObject(err error) bool {
 	}
 	return err != nil && strings.Contains(err.Error(), "already exists")
 }
+
+// IsUniqueViolation reports a unique or primary-key conflict, on either
+// database: for a caller outside storage (the login store) that classifies
+// one into a conflict of its own.
+func IsUniqueViolation(err error) bool { return isUniqueViolation(err) }

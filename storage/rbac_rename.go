@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/uptrace/bun"
 )
@@ -13,7 +14,39 @@ import (
 // dropped. moved counts the memberships user held (merged duplicates
 // included); 0 when user had none. Names are matched in every stored
 // form and written in the current one, as the other membership writes do.
+//
+// The check that newName holds nothing and the moves are statements of
+// their own, so on PostgreSQL a membership of newName that another
+// transaction commits between them meets the move as a duplicate key. The
+// rename then runs again from the check, in a savepoint of db (the
+// caller's transaction, or one of its own): without merge the check now
+// refuses (ErrUserExists); with it the merge takes the new membership in.
+// Each such try waited for a concurrent write of newName to commit, so a
+// few suffice; past renameTries the rename is ErrUserExists, a conflict to
+// try again, never a failure of the store.
 func RenameUser(ctx context.Context, db bun.IDB, s Scope, user, newName string, merge bool) (moved int, err error) {
+	for try := 1; ; try++ {
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			moved, err = renameUser(ctx, tx, s, user, newName, merge)
+			return err
+		})
+		switch {
+		case err == nil:
+			return moved, nil
+		case !isUniqueViolation(err):
+			return 0, Classify(err)
+		case try == renameTries:
+			return 0, fmt.Errorf("%w: memberships of the new name kept being added during the rename; try again", ErrUserExists)
+		}
+	}
+}
+
+// renameTries bounds the tries of a rename whose moves met memberships of
+// the new name committed meanwhile.
+const renameTries = 5
+
+// renameUser is one attempt of RenameUser.
+func renameUser(ctx context.Context, db bun.IDB, s Scope, user, newName string, merge bool) (moved int, err error) {
 	old, next := bun.List(s.userForms(user)), bun.List(s.userForms(newName))
 	if !merge {
 		taken, err := exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND user_name IN (?))
@@ -49,7 +82,7 @@ func RenameUser(ctx context.Context, db bun.IDB, s Scope, user, newName string, 
 	for _, st := range stmts {
 		res, err := db.NewRaw(st.query, st.args...).Exec(ctx)
 		if err != nil {
-			return 0, Classify(err)
+			return 0, err // classified by RenameUser, which tells a duplicate key
 		}
 		n, err := res.RowsAffected()
 		if err != nil {

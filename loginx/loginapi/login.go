@@ -11,12 +11,14 @@ import (
 )
 
 // Login is what a host's authz needs of a login service: the routes, the
-// session resolver, and renaming a user's login record with its roles.
+// session resolver, renaming a user's login record with its roles, and
+// applying such a rename to this process's sessions once it committed.
 // loginx.Start returns one.
 type Login interface {
 	Register(r gin.IRouter)
 	Resolver() middleware.Resolver
 	RenameUser(ctx context.Context, db bun.IDB, old, newName string) (renamed bool, err error)
+	Sync(ctx context.Context) error
 	Close() error
 }
 

@@ -46,6 +46,8 @@ func CreateSession(ctx context.Context, db bun.IDB, s *Session, first *RefreshTo
 // SessionState is what the token check needs to know of a session.
 type SessionState struct {
 	UserID string
+	// Username is the user's RBAC name now: a session follows its user.
+	Username string
 	// Live is true when the session is not revoked and its user is active.
 	Live bool
 	// ExpiresAt is the expiry of its last access token (Unix ms, 0 when
@@ -58,11 +60,12 @@ type SessionState struct {
 func SessionStateByID(ctx context.Context, db bun.IDB, id string) (SessionState, error) {
 	var row struct {
 		UserID    string `bun:"user_id"`
+		Username  string `bun:"username"`
 		RevokedAt int64  `bun:"revoked_at"`
 		ExpiresAt int64  `bun:"expires_at"`
 		Active    bool   `bun:"active"`
 	}
-	err := db.NewRaw(`SELECT s.user_id, s.revoked_at, s.expires_at, u.active
+	err := db.NewRaw(`SELECT s.user_id, u.username, s.revoked_at, s.expires_at, u.active
 		FROM rolegate_login_sessions s JOIN rolegate_login_users u ON u.id = s.user_id
 		WHERE s.id = ?`, id).Scan(ctx, &row)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -71,7 +74,7 @@ func SessionStateByID(ctx context.Context, db bun.IDB, id string) (SessionState,
 	if err != nil {
 		return SessionState{}, storage.Classify(err)
 	}
-	return SessionState{UserID: row.UserID, Live: row.RevokedAt == 0 && row.Active, ExpiresAt: row.ExpiresAt}, nil
+	return SessionState{UserID: row.UserID, Username: row.Username, Live: row.RevokedAt == 0 && row.Active, ExpiresAt: row.ExpiresAt}, nil
 }
 
 // SessionByID returns the session with the given id, or
@@ -231,9 +234,12 @@ func Revocations(ctx context.Context, db bun.IDB, afterID, revokedSince, now int
 }
 
 // Prune deletes what can no longer matter at now (Unix ms):
-// revocations past their expiry and expired refresh tokens.
+// revocations and renames past their expiry and expired refresh tokens.
 func Prune(ctx context.Context, db bun.IDB, now int64) error {
 	if _, err := db.NewDelete().Model((*Revocation)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
+		return storage.Classify(err)
+	}
+	if _, err := db.NewDelete().Model((*Rename)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
 		return storage.Classify(err)
 	}
 	_, err := db.NewDelete().Model((*RefreshToken)(nil)).Where("expires_at <= ?", now).Exec(ctx)

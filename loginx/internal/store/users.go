@@ -165,9 +165,11 @@ func newID() (string, error) {
 const UsernameRenamed = "renamed"
 
 // RenameUsername gives the login user whose RBAC name is old the name
-// newName, in the caller's transaction: renamed is false when no login
-// user has old. ErrUsernameTaken when another login user holds newName.
-func RenameUsername(ctx context.Context, db bun.IDB, old, newName string, now int64) (renamed bool, err error) {
+// newName, in the caller's transaction, and records the rename for every
+// replica's sessions (see Rename; it expires at expires, Unix ms): renamed
+// is false when no login user has old. ErrUsernameTaken when another login
+// user holds newName.
+func RenameUsername(ctx context.Context, db bun.IDB, old, newName string, now, expires int64) (renamed bool, err error) {
 	taken, err := db.NewSelect().Model((*User)(nil)).Where("username = ?", newName).Exists(ctx)
 	if err != nil {
 		return false, storage.Classify(err)
@@ -175,12 +177,24 @@ func RenameUsername(ctx context.Context, db bun.IDB, old, newName string, now in
 	if taken {
 		return false, ErrUsernameTaken
 	}
-	res, err := db.NewUpdate().Model((*User)(nil)).
-		Set("username = ?", newName).Set("username_source = ?", UsernameRenamed).Set("updated_at = ?", now).
-		Where("username = ?", old).Exec(ctx)
+	var id string
+	err = db.NewSelect().Model((*User)(nil)).Column("id").Where("username = ?", old).Limit(1).Scan(ctx, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
 	if err != nil {
 		return false, storage.Classify(err)
 	}
-	n, err := res.RowsAffected()
-	return n > 0, storage.Classify(err)
+	_, err = db.NewUpdate().Model((*User)(nil)).
+		Set("username = ?", newName).Set("username_source = ?", UsernameRenamed).Set("updated_at = ?", now).
+		Where("id = ?", id).Exec(ctx)
+	if storage.IsUniqueViolation(err) {
+		// A first login or another rename took newName after the check.
+		return false, ErrUsernameTaken
+	}
+	if err != nil {
+		return false, storage.Classify(err)
+	}
+	_, err = db.NewInsert().Model(&Rename{UserID: id, RenamedAt: now, ExpiresAt: expires}).Exec(ctx)
+	return err == nil, storage.Classify(err)
 }
