@@ -27,6 +27,10 @@ type Driver struct {
 	Name string
 	// ForeignKeys is its DSN spelling of foreign keys on.
 	ForeignKeys string
+	// BusyTimeout is its DSN spelling of a busy timeout, which a host
+	// sharing its file with rolegate's background writes needs (else a
+	// write meeting one fails at once with "database is locked").
+	BusyTimeout string
 }
 
 // Pool is the pool size of the hosts' handles: several connections, so
@@ -101,7 +105,7 @@ func RunOpenDB(t *testing.T, d Driver) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	t.Run("dsn", func(t *testing.T) {
-		db := OpenHostDB(t, d, d.ForeignKeys)
+		db := OpenHostDB(t, d, d.ForeignKeys+"&"+d.BusyTimeout)
 		key := uuid.NewString()
 		az, err := authz.OpenDB(ctx, db, authz.Config{ClientKey: key})
 		if err != nil {
@@ -137,7 +141,7 @@ func RunOpenDB(t *testing.T, d Driver) {
 		}
 	})
 	t.Run("pragma-once", func(t *testing.T) {
-		db := OpenHostDB(t, d, "")
+		db := OpenHostDB(t, d, d.BusyTimeout)
 		if _, err := db.ExecContext(ctx, "PRAGMA foreign_keys = ON"); err != nil { // one connection of the pool
 			t.Fatal(err)
 		}

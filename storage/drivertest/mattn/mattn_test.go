@@ -10,7 +10,7 @@ import (
 	"github.com/rolegate/rolegate/storage/drivertest"
 )
 
-var driver = drivertest.Driver{Name: "sqlite3", ForeignKeys: "_foreign_keys=1"}
+var driver = drivertest.Driver{Name: "sqlite3", BusyTimeout: "_busy_timeout=10000", ForeignKeys: "_foreign_keys=1"}
 
 func TestOpenDB(t *testing.T) { drivertest.RunOpenDB(t, driver) }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/rolegate/rolegate/storage/drivertest"
 )
 
-var driver = drivertest.Driver{Name: "sqlite", ForeignKeys: "_pragma=foreign_keys(1)"}
+var driver = drivertest.Driver{Name: "sqlite", BusyTimeout: "_pragma=busy_timeout(10000)", ForeignKeys: "_pragma=foreign_keys(1)"}
 
 func TestOpenDB(t *testing.T) { drivertest.RunOpenDB(t, driver) }
 
