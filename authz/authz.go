@@ -3,9 +3,7 @@ package authz
 import (
 	"cmp"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -24,7 +22,7 @@ import (
 	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"github.com/rolegate/rolegate/authz/internal/limits"
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -43,9 +41,10 @@ type Authz struct {
 	log      *slog.Logger
 	keys     *keyring.Keys // nil when encryption is off
 	auditKey []byte        // keys the client fingerprints in audit records
+	auditIDs *audit.IDs    // the audit records' ids as clients see them
 	clients  *xsync.MapOf[string, *Client]
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login    loginx.Login
+	login    loginapi.Login
 	resolver middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
@@ -89,6 +88,12 @@ type Authz struct {
 // listener is live (or its first attempt failed; it keeps retrying). One
 // Info line names the store, the migrations applied and the listener's
 // state. Any problem is one clear error; nothing is left running.
+//
+// The SQLite default needs a SQLite driver linked: the embedded one
+// (import _ "github.com/rolegate/rolegate/authz/sqlite") or the host's own
+// (modernc.org/sqlite, or github.com/mattn/go-sqlite3 as gorm's SQLite
+// driver links), each opened with foreign keys on in its own spelling.
+// Without one, Open says so (storage.ErrNoSQLiteDriver).
 func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -105,9 +110,15 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 // instead of one opened from cfg's database settings (which are ignored).
 // rolegate's tables keep their rolegate_ prefix and its migrations their
 // own table and lock, so they live beside the host's own tables and
-// migrations. Close leaves db open: it is the host's. A SQLite handle must
-// have foreign keys on (_pragma=foreign_keys(1)), since deleting a role
-// removes its grants by cascade; WAL and a busy timeout are advisable.
+// migrations. Close leaves db open: it is the host's. OpenDB links no
+// database driver: the handle's is the host's.
+//
+// A SQLite handle must have foreign keys on for every connection of its
+// pool, which OpenDB checks on several at once: _pragma=foreign_keys(1) in
+// the DSN with modernc.org/sqlite, _foreign_keys=1 with
+// github.com/mattn/go-sqlite3 (gorm's SQLite driver), or a connection hook;
+// a PRAGMA run once holds on one connection only and is refused. WAL and a
+// busy timeout are advisable.
 func OpenDB(ctx context.Context, db *bun.DB, cfg Config) (*Authz, error) {
 	if db == nil {
 		return nil, errors.New("authz: OpenDB: nil *bun.DB")
@@ -121,12 +132,8 @@ func OpenDB(ctx context.Context, db *bun.DB, cfg Config) (*Authz, error) {
 	switch db.Dialect().Name() {
 	case dialect.PG:
 	case dialect.SQLite:
-		var on int
-		if err := db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&on); err != nil {
-			return nil, fmt.Errorf("authz: OpenDB: %w", storage.Classify(err))
-		}
-		if on != 1 {
-			return nil, errors.New("authz: OpenDB: the SQLite handle has foreign keys off; open it with _pragma=foreign_keys(1) (rolegate deletes a role's grants by cascade)")
+		if err := storage.CheckForeignKeys(ctx, db); err != nil {
+			return nil, fmt.Errorf("authz: OpenDB: %w", err)
 		}
 	default:
 		return nil, fmt.Errorf("authz: OpenDB: unsupported dialect %s (use SQLite or PostgreSQL)", db.Dialect().Name())
@@ -220,6 +227,7 @@ func (az *Authz) init(ctx context.Context) error {
 		return fmt.Errorf("authz: %w", err)
 	}
 	az.auditKey = []byte(key)
+	az.auditIDs = audit.NewIDs(az.auditKey)
 	if az.cfg.EnableEncryption {
 		kcfg := keyring.Config{Key: az.cfg.EncryptionKey, Previous: az.cfg.EncryptionKeyPrevious,
 			EncryptDescriptions: az.cfg.EncryptDescriptions}
@@ -355,9 +363,7 @@ func (az *Authz) followers(yield func(*feed.Follower) bool) {
 // fingerprint is the keyed digest that identifies a client in audit
 // records: stable for one database, useless without its key.
 func (az *Authz) fingerprint(ns string) string {
-	m := hmac.New(sha256.New, az.auditKey)
-	m.Write([]byte(ns))
-	return hex.EncodeToString(m.Sum(nil))[:32]
+	return storage.AuditFingerprint(az.auditKey, ns)
 }
 
 func randomHex() (string, error) {

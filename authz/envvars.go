@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/samples"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -105,12 +105,14 @@ var settings = []setting{
 		showing("none"),
 	text("AUTH_DEFAULT_ROLE", func(c *Config) *string { return &c.DefaultRole }, "",
 		"a role every user the guards see holds (created at Open, added on first sight); needs AUTH_CLIENT_KEY"),
+	boolean("AUTH_ADMIN_USERS", func(c *Config) *bool { return &c.AdminUsers },
+		"let the host's own users use the admin API and console without a key, by `rolegate.admin`, `rolegate.read` and `rolegate.members` held in AUTH_CLIENT_KEY's namespace (see [security.md](security.md#people-on-the-admin-plane)); needs AUTH_CLIENT_KEY and a resolver or login"),
 	readElsewhere("AUTH_OAUTH_PROVIDERS", "",
 		"comma-separated provider names accepted at login (needs `Config.Login = loginx.Start`, else Open fails; see [login.md](login.md))"),
 	readElsewhere("AUTH_OAUTH_<NAME>_ISSUER / _CLIENT_ID / _JWKS_URL / _USERINFO_URL", "",
 		"per provider: issuer, accepted audiences (comma-separated), optional overrides of discovery").
 		matching("AUTH_OAUTH_*_ISSUER", "AUTH_OAUTH_*_CLIENT_ID", "AUTH_OAUTH_*_JWKS_URL", "AUTH_OAUTH_*_USERINFO_URL"),
-	custom("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", strconv.Itoa(loginx.DefaultLoginAttemptsPerMinute),
+	custom("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", strconv.Itoa(loginapi.DefaultLoginAttemptsPerMinute),
 		"login attempts per remote address and minute (bursts of as many); 429 past it; 0 turns it off",
 		func(c *Config, key, v string) error {
 			n, err := parseNumber(key, v, 0, 1_000_000)

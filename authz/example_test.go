@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rolegate/rolegate/authz"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the SQLite default, as a host links it
 	"github.com/rolegate/rolegate/middleware"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -25,7 +25,7 @@ func (az *Authz) initLogin(ctx context.Context) error {
 		if az.cfg.Login == nil {
 			return errLoginNotLinked
 		}
-		svc, err := az.cfg.Login(ctx, az.db, loginx.Config{
+		svc, err := az.cfg.Login(ctx, az.db, loginapi.Config{
 			Providers: az.cfg.OAuthProviders,
 			JWTSecret: az.cfg.JWTSecretKey,
 			// The generated secret is sealed under the encryption key
@@ -60,6 +60,9 @@ func (az *Authz) initLogin(ctx context.Context) error {
 	}
 	if az.cfg.DefaultRole != "" {
 		az.resolver = az.withDefaultRole(az.resolver)
+	}
+	if az.cfg.AdminUsers && az.noResolver {
+		return errors.New("authz: AUTH_ADMIN_USERS needs a way to find the user: set Config.Resolver or configure a login provider (AUTH_OAUTH_PROVIDERS)")
 	}
 	return nil
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -179,7 +179,7 @@ func (c *Client) renameUser(ctx context.Context, user, newName string, merge boo
 		}
 		renamed := false
 		if login != nil {
-			if renamed, err = login.RenameUser(ctx, w.db, user, newName); errors.Is(err, loginx.ErrUsernameTaken) {
+			if renamed, err = login.RenameUser(ctx, w.db, user, newName); errors.Is(err, loginapi.ErrUsernameTaken) {
 				return false, fmt.Errorf("%w: %s is the name of another login user", ErrUserExists, "the new user name")
 			} else if err != nil {
 				return false, err

@@ -9,6 +9,7 @@
 //	go run ./examples/hostapp                   # SQLite at ~/.auth.sqlite3; without AUTH_CLIENT_KEY, a key kept in ~/.auth.sqlite3.client-key
 //	go run ./examples/hostapp -new-client-key   # print a fresh client key
 //	go run ./examples/hostapp -open             # open mode: the REST API for any UUID v4 key, bounded
+//	go run ./examples/hostapp -user-header X-User -admin-users  # the app's users on the admin plane
 //	go run ./examples/hostapp -max-conns 1024 -idle-timeout 15s
 //
 // It prints what to do next (the key's export line, a curl line, the
@@ -49,6 +50,7 @@ import (
 
 	"github.com/rolegate/rolegate/authz"
 	"github.com/rolegate/rolegate/authz/prommetrics"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the default store: a SQLite file
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 )
@@ -56,6 +58,7 @@ import (
 func main() {
 	newKey := flag.Bool("new-client-key", false, "print a new client key (a UUID version 4) and exit")
 	userHeader := flag.String("user-header", "", "trust this request header as the user name (for apps behind an authenticating proxy, and for trying rolegate without a login provider)")
+	adminUsers := flag.Bool("admin-users", false, "let the app's own users (from -user-header or a login session) use the admin API and console by rolegate.admin, rolegate.read and rolegate.members held in the app's namespace (AUTH_ADMIN_USERS=true does the same)")
 	open := flag.Bool("open", false, "serve the REST admin API in open mode (any UUID v4 key is a namespace, bounded); needs AUTH_CLIENT_KEY and AUTH_CLIENT_KEYS unset, and leaves out the app's own guarded routes")
 	var lim limits
 	flag.IntVar(&lim.maxConns, "max-conns", defaultMaxConns, "most connections open at once (each holds a file descriptor and about 19 KB); at the cap the one idle the longest is closed to make room; 0: no cap")
@@ -65,7 +68,7 @@ func main() {
 		fmt.Println(uuid.NewString())
 		return
 	}
-	if err := run(*userHeader, *open, lim); err != nil {
+	if err := run(*userHeader, *adminUsers, *open, lim); err != nil {
 		fmt.Fprintln(os.Stderr, "hostapp:", err)
 		os.Exit(1)
 	}
@@ -77,7 +80,7 @@ type limits struct {
 	idleTimeout time.Duration
 }
 
-func run(userHeader string, open bool, lim limits) error {
+func run(userHeader string, adminUsers, open bool, lim limits) error {
 	host, herr := settingsFromEnv()
 	cfg, err := authz.ConfigFromEnv()
 	if err = errors.Join(herr, err); err != nil {
@@ -99,6 +102,12 @@ func run(userHeader string, open bool, lim limits) error {
 	if userHeader != "" {
 		cfg.Resolver = middleware.HeaderResolver(userHeader)
 		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)
+	}
+	if adminUsers {
+		cfg.AdminUsers = true
+	}
+	if cfg.AdminUsers && open {
+		return errors.New("-admin-users (AUTH_ADMIN_USERS) needs the app's own namespace, which -open does not have")
 	}
 	gin.SetMode(gin.ReleaseMode)
 	if host.debug {
@@ -145,7 +154,11 @@ func run(userHeader string, open bool, lim limits) error {
 	base := "http://" + ln.Addr().String()
 	log.Info("hostapp listening", "addr", base, "max_conns", ln.max, "idle_timeout", lim.idleTimeout)
 	if az.ConsoleEnabled() {
-		log.Info("admin console", "url", base+"/console/", "sign_in_with", "an admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS)")
+		with := "an admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS)"
+		if cfg.AdminUsers {
+			with += ", or the app's own session of a user holding rolegate.admin, rolegate.read or rolegate.members"
+		}
+		log.Info("admin console", "url", base+"/console/", "sign_in_with", with)
 	}
 	printNextSteps(os.Stdout, base, keyFile, userHeader, open, az.ConsoleEnabled())
 
