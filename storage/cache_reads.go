@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -114,18 +115,30 @@ func roleEffectiveChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []st
 
 // UserRoleSets returns the roles the user holds globally and, per scope,
 // those held through a membership in that scope only: what the decision
-// cache keeps per user. Only scopes the user has memberships in appear, so
-// checks in other scopes (a scope name from a URL) add nothing.
-func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global []string, byScope map[string][]string, err error) {
-	var rows []memberRow
+// cache keeps per user. Only memberships held at the scope's now count
+// (see Bounds); next is when the first of the user's memberships starts or
+// ends after it (zero: none will), when the answer changes with no write.
+// Only scopes the user has memberships in appear, so checks in other
+// scopes (a scope name from a URL) add nothing.
+func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global []string, byScope map[string][]string, next time.Time, err error) {
+	var rows []struct {
+		memberRow
+		boundRow
+	}
 	forms := bun.List(s.userForms(user))
-	err = db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
-		UNION ALL SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?)`,
+	err = db.NewRaw(`SELECT role AS name, '' AS scope, starts_at, expires_at FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
+		UNION ALL SELECT role, scope, starts_at, expires_at FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?)`,
 		s.NS, forms, s.NS, forms).Scan(ctx, &rows)
 	if err != nil {
-		return nil, nil, Classify(err)
+		return nil, nil, time.Time{}, Classify(err)
 	}
+	now := s.now()
 	for _, r := range rows {
+		b := r.bounds()
+		next = Earliest(next, b.Next(now))
+		if !b.HeldAt(now) {
+			continue
+		}
 		if r.Scope == "" {
 			global = append(global, r.Name)
 			continue
@@ -138,5 +151,5 @@ func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global
 	for k, v := range byScope {
 		byScope[k] = sortedUnique(v)
 	}
-	return sortedUnique(global), byScope, nil
+	return sortedUnique(global), byScope, next, nil
 }
