@@ -10,6 +10,8 @@ require (
 	github.com/google/uuid v1.6.0
 	github.com/rolegate/rolegate v0.0.0-00010101000000-000000000000
 	github.com/spf13/cobra v1.10.2
+	github.com/uptrace/bun/driver/pgdriver v1.2.18
+	modernc.org/sqlite v1.59.0
 )
 
 require (
@@ -53,7 +55,6 @@ require (
 	github.com/uptrace/bun v1.3.0 // indirect
 	github.com/uptrace/bun/dialect/pgdialect v1.3.0 // indirect
 	github.com/uptrace/bun/dialect/sqlitedialect v1.3.0 // indirect
-	github.com/uptrace/bun/driver/pgdriver v1.2.18 // indirect
 	github.com/vmihailenco/msgpack/v5 v5.4.1 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
 	go.mongodb.org/mongo-driver/v2 v2.5.0 // indirect
@@ -73,5 +74,4 @@ require (
 	modernc.org/libc v1.75.7 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.59.0 // indirect
 )

@@ -10,7 +10,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
-	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/middleware"
@@ -29,6 +28,10 @@ import (
 //     stays as it is;
 //   - inside these, one client span per store round trip (see
 //     storage.Traced).
+//
+// Attribute keys are those of the semantic conventions v1.40, written out
+// rather than imported, as in storage.Traced, so that no semconv package
+// sets the host's otel version.
 //
 // Attributes name the client by its keyed fingerprint (the one the audit
 // log shows), never by its key, and carry no role, permission or user
@@ -81,7 +84,7 @@ func (t *Tracing) user(attrs []attribute.KeyValue, user string) []attribute.KeyV
 // end records err on span (its reason, never its text) and ends it.
 func (t *Tracing) end(span trace.Span, err error) {
 	if err != nil {
-		span.SetAttributes(semconv.ErrorTypeKey.String(t.reason(err)))
+		span.SetAttributes(attribute.String("error.type", t.reason(err)))
 		span.SetStatus(codes.Error, "")
 	}
 	span.End()
@@ -138,18 +141,18 @@ func (t *Tracing) Requests(client func(c *gin.Context) (string, bool)) gin.Handl
 		}
 		route := c.FullPath()
 		ctx, span := t.tracer.Start(ctx, c.Request.Method+" "+route, trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(c.Request.Method), semconv.HTTPRoute(route)))
+			trace.WithAttributes(attribute.String("http.request.method", c.Request.Method), attribute.String("http.route", route)))
 		defer span.End()
 		c.Request = c.Request.WithContext(ctx)
 		c.Next()
 		status := c.Writer.Status()
-		attrs := []attribute.KeyValue{semconv.HTTPResponseStatusCode(status)}
+		attrs := []attribute.KeyValue{attribute.Int("http.response.status_code", status)}
 		if fp, ok := client(c); ok {
 			attrs = append(attrs, AttrClient.String(fp))
 		}
 		span.SetAttributes(t.user(attrs, c.Param("user"))...)
 		if status >= http.StatusInternalServerError {
-			span.SetAttributes(semconv.ErrorTypeKey.String(strconv.Itoa(status)))
+			span.SetAttributes(attribute.String("error.type", strconv.Itoa(status)))
 			span.SetStatus(codes.Error, "")
 		}
 	}
