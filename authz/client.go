@@ -74,15 +74,26 @@ func (c *Client) DelRole(ctx context.Context, role string) (deleted bool, err er
 }
 
 // AddPermission grants a permission to a role; ErrRoleNotFound when the
-// role does not exist.
-func (c *Client) AddPermission(ctx context.Context, role, name string) (created bool, err error) {
+// role does not exist. With options (ExpiresAt, StartsAt) the grant holds
+// in that window only; a grant that exists takes the bounds given (none
+// without options) and reports created=false.
+func (c *Client) AddPermission(ctx context.Context, role, name string, opts ...AddOption) (created bool, err error) {
 	role, name = middleware.NormalizeName(role), middleware.NormalizeName(name)
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddPermission(ctx, w.db, c.scope, role, name)
-	})
+	b, err := c.bounds(opts)
+	if err != nil {
+		c.az.auditRefusal(ctx, c.fingerprint, "add_permission", c.grantResource(role, name), err)
+		return false, err
+	}
+	_, err = c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name) + boundsNote(b), role: role, created: &created},
+		func(ctx context.Context, w writer) (bool, error) {
+			p, err := storage.PutPermission(ctx, w.db, c.scope, role, name, b)
+			created = p.Created
+			return p.Changed, err
+		})
+	return created, err
 }
 
 // DelPermission revokes a permission from a role.
@@ -97,15 +108,32 @@ func (c *Client) DelPermission(ctx context.Context, role, name string) (deleted 
 }
 
 // AddMembership makes a user a member of a role; ErrRoleNotFound when the
-// role does not exist.
-func (c *Client) AddMembership(ctx context.Context, user, role string) (created bool, err error) {
+// role does not exist. With options (ExpiresAt, StartsAt) the membership
+// holds in that window only; one that exists takes the bounds given (none
+// without options) and reports created=false.
+func (c *Client) AddMembership(ctx context.Context, user, role string, opts ...AddOption) (created bool, err error) {
 	role, user = middleware.NormalizeName(role), middleware.NormalizeName(user)
 	if err := checkNames("user", user, "role", role); err != nil {
 		return false, err
 	}
-	return c.write(ctx, change{action: "add_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddMembership(ctx, w.db, c.scope, "", user, role)
-	})
+	return c.putMembership(ctx, "", user, role, c.memberResource(user, role), opts)
+}
+
+// putMembership is AddMembership and AddMembershipIn past their checks of
+// names.
+func (c *Client) putMembership(ctx context.Context, scope, user, role, resource string, opts []AddOption) (created bool, err error) {
+	b, err := c.bounds(opts)
+	if err != nil {
+		c.az.auditRefusal(ctx, c.fingerprint, "add_membership", resource, err)
+		return false, err
+	}
+	_, err = c.write(ctx, change{action: "add_membership", resource: resource + boundsNote(b), user: user, created: &created},
+		func(ctx context.Context, w writer) (bool, error) {
+			p, err := storage.PutMembership(ctx, w.db, c.scope, scope, user, role, b)
+			created = p.Created
+			return p.Changed, err
+		})
+	return created, err
 }
 
 // DelMembership removes a user from a role.

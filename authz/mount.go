@@ -388,6 +388,17 @@ func (c restCaller) RenameResource(user, newName string) string {
 }
 func (c restCaller) CheckDescription(d string) error { return checkDescription(d) }
 
+func (c restCaller) PutPermission(ctx context.Context, role, name string, b Bounds) (bool, error) {
+	return c.AddPermission(ctx, role, name, WithBounds(b))
+}
+
+func (c restCaller) PutMembership(ctx context.Context, scope, user, role string, b Bounds) (bool, error) {
+	if scope != "" {
+		return c.AddMembershipIn(ctx, scope, user, role, WithBounds(b))
+	}
+	return c.AddMembership(ctx, user, role, WithBounds(b))
+}
+
 // RunBatch decodes each operation as Operation (no field it does not
 // know) and runs them with Client.Batch.
 func (c restCaller) RunBatch(ctx context.Context, raw []json.RawMessage) ([]rest.BatchResult, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/rolegate/rolegate/storage"
 )
 
+
 // Scoped memberships: a membership may hold in one scope only (a tenant,
 // an org, a project: any valid name); a global membership (AddMembership)
 // holds in every scope. The methods ending in In answer for one scope:
@@ -17,14 +18,13 @@ import (
 // without a scope count global memberships only, as they always did.
 
 // AddMembershipIn makes user a member of role in scope only;
-// ErrRoleNotFound when the role does not exist.
-func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) (created bool, err error) {
+// ErrRoleNotFound when the role does not exist. Its options are
+// AddMembership's.
+func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string, opts ...AddOption) (created bool, err error) {
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
 		return false, err
 	}
-	return c.write(ctx, change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddMembership(ctx, w.db, c.scope, scope, user, role)
-	})
+	return c.putMembership(ctx, scope, user, role, c.scopedMemberResource(scope, user, role), opts)
 }
 
 // DelMembershipIn removes user's membership of role in scope; a global

@@ -23,6 +23,9 @@ type change struct {
 	// deleted (roleDeleted), which changes its members too.
 	role        string
 	roleDeleted bool
+	// created, when set, tells a change to an existing row (its bounds)
+	// from a new one: the audit outcome of the first is "changed".
+	created *bool
 	// many: the write makes many changes (a batch, a policy) and audits
 	// each itself. It is logged as a change that may concern anyone, so
 	// the cache (here and on other replicas) re-reads once for the lot,
@@ -86,7 +89,11 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			}
 		}
 		if !ch.many && !c.az.cfg.DisableAuditLogging {
-			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed))); err != nil {
+			result := outcome(ch.action, changed)
+			if changed && ch.created != nil && !*ch.created {
+				result = "changed"
+			}
+			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, result)); err != nil {
 				return err
 			}
 		}

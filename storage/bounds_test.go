@@ -114,7 +114,7 @@ func TestReadsCountBounds(t *testing.T) {
 			type answer struct {
 				carolPerms, editPerms, canEdit, canWatchIn []string
 				carolRoles                                 []string
-				next                                       time.Time
+				next, roleNext                             time.Time
 			}
 			read := func() answer {
 				t.Helper()
@@ -152,6 +152,23 @@ func TestReadsCountBounds(t *testing.T) {
 					t.Fatalf("dan in org-1: who-can says %v, the cache read %v", a.canWatchIn, byScope)
 				}
 				a.next = storage.Earliest(next, dnext)
+				// The cache's read of a role: the same set, and when it
+				// changes next.
+				err = storage.RoleGrants(ctx, db, s, []string{"editor"}, func(_ string, _ []string, grants [][]string, next time.Time) error {
+					union := []string{}
+					for _, g := range grants {
+						union = append(union, g...)
+					}
+					slices.Sort(union)
+					if !slices.Equal(union, a.editPerms) {
+						t.Fatalf("RoleGrants(editor) = %v; the list says %v", union, a.editPerms)
+					}
+					a.roleNext = next
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
 				return a
 			}
 			none := []string{}
@@ -159,16 +176,16 @@ func TestReadsCountBounds(t *testing.T) {
 				at   time.Duration
 				want answer
 			}{
-				{0, answer{[]string{"read"}, []string{"read"}, none, none, []string{"editor"}, start.Add(2 * time.Hour)}},
-				{time.Hour, answer{[]string{"edit", "read"}, []string{"edit", "read"}, []string{"carol"}, none, []string{"editor"}, start.Add(2 * time.Hour)}},
-				{2 * time.Hour, answer{none, []string{"edit", "read"}, none, none, none, start.Add(11 * time.Hour)}},
-				{11 * time.Hour, answer{none, []string{"read"}, none, []string{"dan"}, none, time.Time{}}},
+				{0, answer{[]string{"read"}, []string{"read"}, none, none, []string{"editor"}, start.Add(2 * time.Hour), start.Add(time.Hour)}},
+				{time.Hour, answer{[]string{"edit", "read"}, []string{"edit", "read"}, []string{"carol"}, none, []string{"editor"}, start.Add(2 * time.Hour), start.Add(3 * time.Hour)}},
+				{2 * time.Hour, answer{none, []string{"edit", "read"}, none, none, none, start.Add(11 * time.Hour), start.Add(3 * time.Hour)}},
+				{11 * time.Hour, answer{none, []string{"read"}, none, []string{"dan"}, none, time.Time{}, time.Time{}}},
 			} {
 				now = start.Add(step.at)
 				got := read()
 				if !slices.Equal(got.carolPerms, step.want.carolPerms) || !slices.Equal(got.editPerms, step.want.editPerms) ||
 					!slices.Equal(got.canEdit, step.want.canEdit) || !slices.Equal(got.canWatchIn, step.want.canWatchIn) ||
-					!slices.Equal(got.carolRoles, step.want.carolRoles) || !got.next.Equal(step.want.next) {
+					!slices.Equal(got.carolRoles, step.want.carolRoles) || !got.next.Equal(step.want.next) || !got.roleNext.Equal(step.want.roleNext) {
 					t.Fatalf("at +%v: %+v\nwant %+v", step.at, got, step.want)
 				}
 			}
@@ -184,3 +201,87 @@ func TestReadsCountBounds(t *testing.T) {
 		}
 	})
 }
+
+// Expired rows are removed by one transaction only: several expiring at
+// once (as replicas do) return each row once between them, and rows not
+// yet expired stay.
+func TestExpireDueOnce(t *testing.T) {
+	start := time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		db := storagetest.OpenTarget(t, target)
+		now := start
+		for _, s := range boundScopes(t, &now) {
+			if _, err := storage.AddRole(ctx, db, s, "editor", ""); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]bool{}
+			for i := 0; i < 60; i++ {
+				u, p := "u"+string(rune('A'+i%26))+string(rune('a'+i/26)), "p"+string(rune('a'+i%26))+string(rune('A'+i/26))
+				b := storage.Bounds{Expires: start.Add(time.Duration(1+i%3) * time.Hour)} // a third stays
+				for _, err := range []error{
+					put(storage.PutMembership(ctx, db, s, "", u, "editor", b)),
+					put(storage.PutMembership(ctx, db, s, "org-1", u, "editor", b)),
+					put(storage.PutPermission(ctx, db, s, "editor", p, b)),
+				} {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				if i%3 != 2 {
+					want["m "+u] = true
+					want["s "+u] = true
+					want["g "+p] = true
+				}
+			}
+			at := start.Add(2 * time.Hour)
+			got := make(chan []storage.Expired, 4)
+			errs := make(chan error, 4)
+			for w := 0; w < 4; w++ {
+				go func() {
+					var out []storage.Expired
+					err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+						var err error
+						out, err = storage.ExpireDue(ctx, tx, s, at, 1000)
+						return err
+					})
+					errs <- err
+					got <- out
+				}()
+			}
+			seen := map[string]int{}
+			for w := 0; w < 4; w++ {
+				if err := <-errs; err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range <-got {
+					key := "m " + e.User
+					switch {
+					case e.IsGrant():
+						key = "g " + e.Permission
+					case e.Scope != "":
+						key = "s " + e.User
+					}
+					seen[key]++
+					if !e.ExpiresAt.After(start) || e.ExpiresAt.After(at) {
+						t.Fatalf("%s expired at %v", key, e.ExpiresAt)
+					}
+				}
+			}
+			if len(seen) != len(want) {
+				t.Fatalf("%d rows removed, want %d", len(seen), len(want))
+			}
+			for k, n := range seen {
+				if n != 1 || !want[k] {
+					t.Fatalf("%s removed %d times (expected: %v)", k, n, want[k])
+				}
+			}
+			ms, err := storage.Names(ctx, db, s, storage.MembersOfRole, "editor")
+			if err != nil || len(ms) != 20 {
+				t.Fatalf("members left: %v, %v; want the 20 not expired", ms, err)
+			}
+		}
+	})
+}
+
+func put(_ storage.Put, err error) error { return err }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -53,7 +54,7 @@ func TestCacheReads(t *testing.T) {
 		// The same per source: each source's own grants, one slice per
 		// source for every role of the read inheriting it.
 		bySource := map[string][]string{}
-		err := storage.RoleGrants(ctx, db, s, []string{"admin", "editor", "ghost"}, func(role string, sources []string, grants [][]string) error {
+		err := storage.RoleGrants(ctx, db, s, []string{"admin", "editor", "ghost"}, func(role string, sources []string, grants [][]string, _ time.Time) error {
 			if len(grants) != len(sources) {
 				t.Fatalf("RoleGrants(%s): %d sources, %d grant lists", role, len(sources), len(grants))
 			}

@@ -20,16 +20,18 @@ type Client interface {
 	GetRole(ctx context.Context, role string) (rbac.Role, error)
 	RoleDetail(ctx context.Context, role string) (rbac.Role, rbac.RoleCounts, error)
 
-	AddPermission(ctx context.Context, role, name string) (bool, error)
+	// PutPermission and PutMembership are AddPermission and
+	// AddMembership (AddMembershipIn when scope is not empty) with the
+	// row's bounds: exactly those, none when zero.
+	PutPermission(ctx context.Context, role, name string, b rbac.Bounds) (bool, error)
 	DelPermission(ctx context.Context, role, name string) (bool, error)
 	HasPermission(ctx context.Context, role, name string) (bool, error)
 	HasEffectivePermission(ctx context.Context, role, name string) (bool, error)
 	ExplainRolePermission(ctx context.Context, role, permission string) ([]string, error)
 
-	AddMembership(ctx context.Context, user, role string) (bool, error)
+	PutMembership(ctx context.Context, scope, user, role string, b rbac.Bounds) (bool, error)
 	DelMembership(ctx context.Context, user, role string) (bool, error)
 	HasMembership(ctx context.Context, user, role string) (bool, error)
-	AddMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
 	DelMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
 	HasMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
 	RenameUser(ctx context.Context, user, newName string, merge bool) (int, error)
