@@ -10,7 +10,6 @@ import (
 	"github.com/rolegate/rolegate/storage"
 )
 
-
 // Scoped memberships: a membership may hold in one scope only (a tenant,
 // an org, a project: any valid name); a global membership (AddMembership)
 // holds in every scope. The methods ending in In answer for one scope:

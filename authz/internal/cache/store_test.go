@@ -4,9 +4,9 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // fakeStore is an in-memory store behind the Loader interface: global and
