@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/storage"
 )
 
@@ -18,24 +19,31 @@ import (
 // AddOption is an option of AddMembership, AddMembershipIn and
 // AddPermission. An add sets the row's bounds to exactly the options
 // given: adding again without them makes the row unbounded.
-type AddOption func(*storage.Bounds)
+type AddOption = rbac.AddOption
 
 // ExpiresAt makes the membership or grant stop counting at t. A t that has
 // already passed is ErrAlreadyExpired.
-func ExpiresAt(t time.Time) AddOption { return func(b *storage.Bounds) { b.Expires = t } }
+func ExpiresAt(t time.Time) AddOption { return func(b *Bounds) { b.ExpiresAt = &t } }
 
 // StartsAt makes the membership or grant count only from t; with
 // ExpiresAt, t must come before the expiry.
-func StartsAt(t time.Time) AddOption { return func(b *storage.Bounds) { b.Starts = t } }
+func StartsAt(t time.Time) AddOption { return func(b *Bounds) { b.StartsAt = &t } }
 
 // bounds makes the options into bounds: ErrBadRequest when they start at
 // or after they expire, ErrAlreadyExpired when they expire by now.
 func (c *Client) bounds(opts []AddOption) (storage.Bounds, error) {
-	var b storage.Bounds
+	var pb Bounds
 	for _, o := range opts {
 		if o != nil {
-			o(&b)
+			o(&pb)
 		}
+	}
+	var b storage.Bounds
+	if pb.StartsAt != nil {
+		b.Starts = *pb.StartsAt
+	}
+	if pb.ExpiresAt != nil {
+		b.Expires = *pb.ExpiresAt
 	}
 	b = b.Normalized()
 	return b, checkBounds(b, c.az.cfg.clock.Now())
@@ -68,17 +76,7 @@ func boundsNote(b storage.Bounds) string {
 
 // WithBounds sets both bounds at once from a Bounds (nil fields: no
 // bound), as lists and policy files give them.
-func WithBounds(b Bounds) AddOption {
-	return func(sb *storage.Bounds) {
-		sb.Starts, sb.Expires = time.Time{}, time.Time{}
-		if b.StartsAt != nil {
-			sb.Starts = *b.StartsAt
-		}
-		if b.ExpiresAt != nil {
-			sb.Expires = *b.ExpiresAt
-		}
-	}
-}
+func WithBounds(b Bounds) AddOption { return func(to *Bounds) { *to = b } }
 
 // publicBounds is b as the API shows it.
 func publicBounds(b storage.Bounds) Bounds {

@@ -23,6 +23,10 @@ func (b Bounds) HeldAt(t time.Time) bool {
 	return (b.StartsAt == nil || !t.Before(*b.StartsAt)) && (b.ExpiresAt == nil || t.Before(*b.ExpiresAt))
 }
 
+// AddOption is an option of the adds of a membership or a grant: it sets
+// the bounds the row will have.
+type AddOption func(*Bounds)
+
 // Role is a role with its description.
 type Role struct {
 	Role        string `json:"role"`
@@ -49,6 +53,16 @@ type ScopedMembership struct {
 	User  string `json:"user"`
 	Role  string `json:"role"`
 	Scope string `json:"scope"`
+}
+
+// Written is what one write did, for a caller that reads what it wrote
+// elsewhere: Changed is the write's answer (created, deleted or changed),
+// and Revision the token of a revision at which its effect holds (the
+// revision it made; for a write that changed nothing, the client's
+// revision read after it; empty when that read failed).
+type Written struct {
+	Changed  bool
+	Revision string
 }
 
 // Grant is the path by which a user holds a permission: answers "why".

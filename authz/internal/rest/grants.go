@@ -106,22 +106,22 @@ func grantRoutes() []route {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			ok, err := call.cl.PutPermission(call.ctx, call.args[0], call.args[1], b)
+			w, err := call.cl.Writes().AddPermission(call.ctx, call.args[0], call.args[1], withBounds(b))
 			if err != nil {
 				return 0, "", nil, err
 			}
-			status, msg := created(ok, "permission")
+			status, msg := created(call.wrote(w), "permission")
 			return status, msg, grant{Role: call.args[0], Name: call.args[1], Bounds: utc(b)}, nil
 		},
 	}, {
 		method: http.MethodDelete, path: "/api/permission/:group/:name", action: "del_permission", params: perm, write: true,
 		resource: permResource,
 		run: func(call *request) (int, string, any, error) {
-			ok, err := call.cl.DelPermission(call.ctx, call.args[0], call.args[1])
+			w, err := call.cl.Writes().DelPermission(call.ctx, call.args[0], call.args[1])
 			if err != nil {
 				return 0, "", nil, err
 			}
-			return deletedAnswer(ok, "permission")
+			return deletedAnswer(call.wrote(w), "permission")
 		},
 	}, {
 		method: http.MethodGet, path: "/api/membership/:user/:group", action: "has_membership", params: member, query: []string{"scope"},
@@ -154,11 +154,16 @@ func grantRoutes() []route {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			ok, err := call.cl.PutMembership(call.ctx, scope, call.args[0], call.args[1], b)
+			var w rbac.Written
+			if scope != "" {
+				w, err = call.cl.Writes().AddMembershipIn(call.ctx, scope, call.args[0], call.args[1], withBounds(b))
+			} else {
+				w, err = call.cl.Writes().AddMembership(call.ctx, call.args[0], call.args[1], withBounds(b))
+			}
 			if err != nil {
 				return 0, "", nil, err
 			}
-			status, msg := created(ok, "membership")
+			status, msg := created(call.wrote(w), "membership")
 			return status, msg, membership{User: call.args[0], Role: call.args[1], Scope: scope, Bounds: utc(b)}, nil
 		},
 	}, {
@@ -169,16 +174,16 @@ func grantRoutes() []route {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			var ok bool
+			var w rbac.Written
 			if scope != "" {
-				ok, err = call.cl.DelMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+				w, err = call.cl.Writes().DelMembershipIn(call.ctx, scope, call.args[0], call.args[1])
 			} else {
-				ok, err = call.cl.DelMembership(call.ctx, call.args[0], call.args[1])
+				w, err = call.cl.Writes().DelMembership(call.ctx, call.args[0], call.args[1])
 			}
 			if err != nil {
 				return 0, "", nil, err
 			}
-			return deletedAnswer(ok, "membership")
+			return deletedAnswer(call.wrote(w), "membership")
 		},
 	}}
 }
@@ -205,6 +210,9 @@ func resultAnswer(ok bool, err error) (int, string, any, error) {
 	}
 	return http.StatusOK, resultMessage, result{Result: ok}, nil
 }
+
+// withBounds is the option that sets a row's bounds to b.
+func withBounds(b rbac.Bounds) rbac.AddOption { return func(to *rbac.Bounds) { *to = b } }
 
 // utc is b in UTC to the microsecond, as it is stored and listed.
 func utc(b rbac.Bounds) rbac.Bounds {
