@@ -6,6 +6,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/storage"
 )
 
@@ -53,20 +54,28 @@ func (az *Authz) checkQuotaCounted(ctx context.Context, tx bun.IDB, ns string, r
 	return nil
 }
 
-// maxOpenBatches bounds the batches of all clients in flight in open
-// mode. A batch body is up to 8 MiB and decoding and running it holds
-// several times that; SQLite runs one writer at a time anyway.
+// maxOpenBatches bounds the batches of all clients running in open mode.
+// Decoding and running a batch of up to 8 MiB holds several times its body;
+// SQLite runs one writer at a time anyway.
 const maxOpenBatches = 2
+
+// maxBatchBodyBytesHeld bounds the batch bodies all clients hold at once
+// in open mode, being read or running: as many as four bodies of the
+// largest size. A body takes its bytes as they arrive, so a client sending
+// slowly holds what it has sent, not what it declared.
+const maxBatchBodyBytesHeld = 4 * MaxBatchBodyBytes
 
 // admitBatch lets a batch in before its body is read. In open mode the
 // client must have a write left (else the body would be read only to be
-// refused), no other batch in flight, and fewer than maxOpenBatches
-// batches of all clients may be in flight: a stranger sending many large
-// batches at once cannot make the process hold their bodies together.
-// Without open mode it admits everything.
-func (az *Authz) admitBatch(c *Client) (release func(), err error) {
+// refused) and no other batch in flight; the gate it returns then bounds
+// the bytes of body held by all clients' batches together and, once the
+// body is read, the batches running: a stranger sending many large
+// batches at once cannot make the process hold their bodies together, and
+// two sending theirs a byte a second hold no slot another client's batch
+// needs. Without open mode it admits everything (a nil gate).
+func (az *Authz) admitBatch(c *Client) (rest.BatchGate, error) {
 	if az.writeRate == nil {
-		return func() {}, nil
+		return nil, nil
 	}
 	if err := az.writeRate.Ready(c.scope.NS); err != nil {
 		return nil, err
@@ -75,10 +84,41 @@ func (az *Authz) admitBatch(c *Client) (release func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	all, err := az.batchesAll.Acquire("")
-	if err != nil {
-		mine()
-		return nil, err
+	return &batchGate{az: az, mine: mine}, nil
+}
+
+// batchGate is one batch's way through the open mode's limits.
+type batchGate struct {
+	az   *Authz
+	mine func() // the client's one batch in flight
+	all  func() // a slot of maxOpenBatches, once Run
+	held int64  // body bytes taken
+}
+
+var _ rest.BatchGate = (*batchGate)(nil)
+
+func (g *batchGate) Take(n int64) error {
+	if err := g.az.batchBytes.Take(n); err != nil {
+		return err
 	}
-	return func() { all(); mine() }, nil
+	g.held += n
+	return nil
+}
+
+func (g *batchGate) Run() error {
+	all, err := g.az.batchesAll.Acquire("")
+	if err != nil {
+		return err
+	}
+	g.all = all
+	return nil
+}
+
+func (g *batchGate) Release() {
+	if g.all != nil {
+		g.all()
+	}
+	g.az.batchBytes.Give(g.held)
+	g.held = 0
+	g.mine()
 }
