@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
@@ -57,13 +56,14 @@ type Tracing struct {
 	reason    func(error) string // an error's reason, never its text
 }
 
-// NewTracing returns nil when tp is nil. name is the tracer's name;
-// reason names an error on a span (error.type) without its text.
-func NewTracing(tp trace.TracerProvider, name string, userNames bool, reason func(error) string) *Tracing {
+// NewTracing returns nil when tp is nil. prop reads incoming trace
+// headers (nil: none are read); name is the tracer's name; reason names
+// an error on a span (error.type) without its text.
+func NewTracing(tp trace.TracerProvider, prop propagation.TextMapPropagator, name string, userNames bool, reason func(error) string) *Tracing {
 	if tp == nil {
 		return nil
 	}
-	return &Tracing{tracer: tp.Tracer(name), userNames: userNames, prop: otel.GetTextMapPropagator(), reason: reason}
+	return &Tracing{tracer: tp.Tracer(name), userNames: userNames, prop: prop, reason: reason}
 }
 
 // user is the rolegate.user attribute, when the host opted in and there
@@ -128,7 +128,7 @@ func (t *Tracing) StartWrite(ctx context.Context, client, action, user string) (
 // it sees the final status (a recovered panic's 500 included); nil
 // without a TracerProvider. A span already in the request's context (the
 // host's own HTTP instrumentation) is the parent; otherwise the incoming
-// trace headers are, through the global propagator. client returns the
+// trace headers are, through the host's propagator. client returns the
 // fingerprint of the request's client, if any.
 func (t *Tracing) Requests(client func(c *gin.Context) (string, bool)) gin.HandlerFunc {
 	if t == nil {
@@ -136,7 +136,7 @@ func (t *Tracing) Requests(client func(c *gin.Context) (string, bool)) gin.Handl
 	}
 	return func(c *gin.Context) {
 		ctx := c.Request.Context()
-		if !trace.SpanContextFromContext(ctx).IsValid() {
+		if t.prop != nil && !trace.SpanContextFromContext(ctx).IsValid() {
 			ctx = t.prop.Extract(ctx, propagation.HeaderCarrier(c.Request.Header))
 		}
 		route := c.FullPath()
