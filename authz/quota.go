@@ -10,45 +10,51 @@ import (
 	"github.com/rolegate/rolegate/storage"
 )
 
-// checkQuota runs in an adding write's transaction, after its row was
+// checkQuota runs in an adding write's transaction, after its rows were
 // written and the namespace's revision bumped: rev is the new revision
-// and bound the namespace's row bound the bump returned (-1: unknown).
-// The revision row orders the namespace's writers, so concurrent writers
-// and replicas cannot overshoot. The bump keeps the bound in every mode at
-// no cost, so that a later start in open mode does not trust a stale one;
-// the limits are enforced in open mode only: with admin keys, every writer
-// is trusted (the admin keys, or the host's own code). The exact count, a
-// scan of the namespace, runs only when the bound is unknown or passes the
-// limit.
-func (az *Authz) checkQuota(ctx context.Context, tx bun.IDB, ns string, rev, bound int64) error {
-	if !az.open() || (bound >= 0 && bound <= int64(az.cfg.MaxRowsPerClient) && rev != 1) {
+// and bounds the namespace's bounds the bump returned (-1: unknown). The
+// revision row orders the namespace's writers, so concurrent writers and
+// replicas cannot overshoot. The bump keeps the bounds in every mode at no
+// cost, so that a later start in open mode does not trust stale ones; the
+// limits are enforced in open mode only: with admin keys, every writer is
+// trusted (the admin keys, or the host's own code). The exact count, a scan
+// of the namespace, runs only when a bound is unknown or passes its limit.
+func (az *Authz) checkQuota(ctx context.Context, tx bun.IDB, ns string, rev int64, b storage.Bounds) error {
+	if !az.open() || (rev != 1 && b.Rows >= 0 && b.Rows <= int64(az.cfg.MaxRowsPerClient) &&
+		b.Bytes >= 0 && b.Bytes <= int64(az.cfg.MaxBytesPerClient)) {
 		return nil
 	}
 	return az.checkQuotaCounted(ctx, tx, ns, rev)
 }
 
-// checkQuotaCounted is checkQuota on the exact count of the namespace's
-// rows, which it keeps as the bound: for a write that may add many rows at
-// once (a batch, a policy), which a bound kept one row per write would not
-// see, and for checkQuota when the bound is unknown or passes the limit.
-// In open mode, the first write ever (rev 1) of a namespace beyond
-// AUTH_MAX_NAMESPACES is refused.
+// checkQuotaCounted is checkQuota on the exact counts of the namespace's
+// rows and bytes, which it keeps as the bounds: for a write that may add
+// many rows at once (a batch, a policy) or lengthen many (a rename), which
+// bounds kept per write would not see, and for checkQuota when a bound is
+// unknown or passes its limit. In open mode, the first write ever (rev 1)
+// of a namespace beyond AUTH_MAX_NAMESPACES is refused.
 func (az *Authz) checkQuotaCounted(ctx context.Context, tx bun.IDB, ns string, rev int64) error {
-	var rows int64
+	var b storage.Bounds
 	var namespaces int
 	var err error
 	if rev == 1 && az.open() {
-		rows, namespaces, err = storage.RecountRowsAndNamespaces(ctx, tx, ns)
+		b, namespaces, err = storage.RecountWithNamespaces(ctx, tx, ns)
 	} else {
-		rows, err = storage.RecountRows(ctx, tx, ns)
+		b, err = storage.Recount(ctx, tx, ns)
 	}
 	if err != nil {
 		return err
 	}
-	if limit := int64(az.cfg.MaxRowsPerClient); az.open() && rows > limit {
+	if !az.open() {
+		return nil
+	}
+	if limit := int64(az.cfg.MaxRowsPerClient); b.Rows > limit {
 		return fmt.Errorf("%w: a namespace holds at most %d rows (AUTH_MAX_ROWS_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
 	}
-	if az.open() && namespaces > az.cfg.MaxNamespaces {
+	if limit := int64(az.cfg.MaxBytesPerClient); b.Bytes > limit {
+		return fmt.Errorf("%w: a namespace holds at most %d bytes of names and descriptions (AUTH_MAX_BYTES_PER_CLIENT); delete some first", ErrQuotaExceeded, limit)
+	}
+	if namespaces > az.cfg.MaxNamespaces {
 		return fmt.Errorf("%w: the store holds at most %d client namespaces (AUTH_MAX_NAMESPACES)", ErrQuotaExceeded, az.cfg.MaxNamespaces)
 	}
 	return nil
