@@ -3,9 +3,7 @@ package authz
 import (
 	"cmp"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -43,6 +41,7 @@ type Authz struct {
 	log      *slog.Logger
 	keys     *keyring.Keys // nil when encryption is off
 	auditKey []byte        // keys the client fingerprints in audit records
+	auditIDs *audit.IDs    // the audit records' ids as clients see them
 	clients  *xsync.MapOf[string, *Client]
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
 	login    loginapi.Login
@@ -63,7 +62,8 @@ type Authz struct {
 	writeRate     *limits.WriteRate    // open mode: writes per client and second; nil otherwise
 	readGate      *limits.InFlight     // open mode: store-reading REST requests in flight per client; nil otherwise
 	batchGate     *limits.InFlight     // open mode: batches in flight per client (one); nil otherwise
-	batchesAll    *limits.InFlight     // open mode: batches in flight of all clients (one entry); nil otherwise
+	batchesAll    *limits.InFlight     // open mode: batches running of all clients (one entry); nil otherwise
+	batchBytes    *limits.Bytes        // open mode: batch bodies held of all clients; nil otherwise
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
@@ -164,6 +164,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.readGate = limits.NewInFlight(cfg.MaxReadsInFlight, "AUTH_MAX_READS_IN_FLIGHT")
 		az.batchGate = limits.NewInFlightWhy(1, "one batch at a time per client in open mode")
 		az.batchesAll = limits.NewInFlightWhy(maxOpenBatches, fmt.Sprintf("%d batches at a time of all clients in open mode", maxOpenBatches))
+		az.batchBytes = limits.NewBytes(maxBatchBodyBytesHeld, fmt.Sprintf("%d MiB of batch bodies at a time of all clients in open mode", maxBatchBodyBytesHeld>>20))
 	}
 	if storage.Has(db, storage.SingleWriter) {
 		az.sqliteWriters = &sync.Mutex{}
@@ -227,6 +228,7 @@ func (az *Authz) init(ctx context.Context) error {
 		return fmt.Errorf("authz: %w", err)
 	}
 	az.auditKey = []byte(key)
+	az.auditIDs = audit.NewIDs(az.auditKey)
 	if az.cfg.EnableEncryption {
 		kcfg := keyring.Config{Key: az.cfg.EncryptionKey, Previous: az.cfg.EncryptionKeyPrevious,
 			EncryptDescriptions: az.cfg.EncryptDescriptions}
@@ -363,9 +365,7 @@ func (az *Authz) followers(yield func(*feed.Follower) bool) {
 // fingerprint is the keyed digest that identifies a client in audit
 // records: stable for one database, useless without its key.
 func (az *Authz) fingerprint(ns string) string {
-	m := hmac.New(sha256.New, az.auditKey)
-	m.Write([]byte(ns))
-	return hex.EncodeToString(m.Sum(nil))[:32]
+	return storage.AuditFingerprint(az.auditKey, ns)
 }
 
 func randomHex() (string, error) {

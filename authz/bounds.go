@@ -31,14 +31,14 @@ func StartsAt(t time.Time) AddOption { return func(b *Bounds) { b.StartsAt = &t 
 
 // bounds makes the options into bounds: ErrBadRequest when they start at
 // or after they expire, ErrAlreadyExpired when they expire by now.
-func (c *Client) bounds(opts []AddOption) (storage.Bounds, error) {
+func (c *Client) bounds(opts []AddOption) (storage.TimeBounds, error) {
 	var pb Bounds
 	for _, o := range opts {
 		if o != nil {
 			o(&pb)
 		}
 	}
-	var b storage.Bounds
+	var b storage.TimeBounds
 	if pb.StartsAt != nil {
 		b.Starts = *pb.StartsAt
 	}
@@ -50,7 +50,7 @@ func (c *Client) bounds(opts []AddOption) (storage.Bounds, error) {
 }
 
 // checkBounds is the rule for a row's bounds written at now.
-func checkBounds(b storage.Bounds, now time.Time) error {
+func checkBounds(b storage.TimeBounds, now time.Time) error {
 	switch {
 	case !b.Starts.IsZero() && !b.Expires.IsZero() && !b.Starts.Before(b.Expires):
 		return fmt.Errorf("%w: starts_at (%s) must be before expires_at (%s)", errBadRequest,
@@ -63,7 +63,7 @@ func checkBounds(b storage.Bounds, now time.Time) error {
 
 // boundsNote is how an audit record's resource names a row's bounds: ""
 // for none, else " from <start>" and " until <expiry>" as given.
-func boundsNote(b storage.Bounds) string {
+func boundsNote(b storage.TimeBounds) string {
 	var s string
 	if !b.Starts.IsZero() {
 		s += " from " + b.Starts.Format(time.RFC3339Nano)
@@ -79,7 +79,7 @@ func boundsNote(b storage.Bounds) string {
 func WithBounds(b Bounds) AddOption { return func(to *Bounds) { *to = b } }
 
 // publicBounds is b as the API shows it.
-func publicBounds(b storage.Bounds) Bounds {
+func publicBounds(b storage.TimeBounds) Bounds {
 	var out Bounds
 	if !b.Starts.IsZero() {
 		t := b.Starts.UTC()

@@ -60,7 +60,8 @@ func (c *Client) addRole(ctx context.Context, role, description string) (written
 	if err := checkDescription(description); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "add_role", resource: "role:" + role}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "add_role", resource: "role:" + role, bytes: c.scope.Bytes([]string{role}, nil, nil, description)}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddRole(ctx, w.db, c.scope, role, description)
 	})
 }
@@ -94,18 +95,22 @@ func (c *Client) addPermission(ctx context.Context, role, name string, opts []Ad
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return written{}, err
 	}
+	if err := c.checkGrantable(name); err != nil {
+		return written{}, err
+	}
 	b, err := c.bounds(opts)
 	if err != nil {
 		c.az.auditRefusal(ctx, c.fingerprint, "add_permission", c.grantResource(role, name), err)
 		return written{}, err
 	}
 	var created bool
-	w, err := c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name) + boundsNote(b), role: role, created: &created},
-		func(ctx context.Context, w writer) (bool, error) {
-			p, err := storage.PutPermission(ctx, w.db, c.scope, role, name, b)
-			created = p.Created
-			return p.Changed, err
-		})
+	ch := change{action: "add_permission", resource: c.grantResource(role, name) + boundsNote(b), role: role, created: &created,
+		bytes: c.scope.Bytes([]string{role}, nil, []string{name}, "")}
+	w, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
+		p, err := storage.PutPermission(ctx, w.db, c.scope, role, name, b)
+		created = p.Created
+		return p.Changed, err
+	})
 	w.existed = w.changed && !created
 	return w, err
 }
@@ -149,8 +154,14 @@ func (c *Client) putMembership(ctx context.Context, scope, user, role, resource 
 		c.az.auditRefusal(ctx, c.fingerprint, "add_membership", resource, err)
 		return written{}, err
 	}
+	roles := []string{role}
+	if scope != "" {
+		roles = []string{scope, role}
+	}
 	var created bool
-	w, err := c.write(ctx, change{action: "add_membership", resource: resource + boundsNote(b), user: user, created: &created},
+	ch := change{action: "add_membership", resource: resource + boundsNote(b), user: user, created: &created,
+		bytes: c.scope.Bytes(roles, []string{user}, nil, "")}
+	w, err := c.write(ctx, ch,
 		func(ctx context.Context, w writer) (bool, error) {
 			p, err := storage.PutMembership(ctx, w.db, c.scope, scope, user, role, b)
 			created = p.Created
@@ -319,7 +330,9 @@ func (c *Client) setRoleDescription(ctx context.Context, role, description strin
 	if err := checkDescription(description); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "set_description", resource: "role:" + role}, func(ctx context.Context, w writer) (bool, error) {
+	// The new description may be longer: its bytes count like an add's.
+	ch := change{action: "set_description", resource: "role:" + role, bytes: c.scope.Bytes(nil, nil, nil, description)}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.SetRoleDescription(ctx, w.db, c.scope, role, description)
 	})
 }
@@ -346,7 +359,8 @@ func (c *Client) addInheritance(ctx context.Context, role, parent string) (writt
 	// inheriting from it (the cache drops every set built from role), as
 	// with a grant to role. The change log names role, so other replicas
 	// drop the same sets.
-	return c.write(ctx, change{action: "add_inheritance", resource: inheritResource(role, parent), role: role}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "add_inheritance", resource: inheritResource(role, parent), role: role, bytes: c.scope.Bytes([]string{role, parent}, nil, nil, "")}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddInheritance(ctx, w.db, c.scope, role, parent)
 	})
 }

@@ -103,6 +103,11 @@ type Config struct {
 	// MaxRowsPerClient bounds the rows (roles, grants, memberships) of one
 	// namespace in open mode; a write over it is refused with 507.
 	MaxRowsPerClient int
+	// MaxBytesPerClient bounds the bytes of text (names and descriptions,
+	// as stored) of one namespace in open mode; a write over it is refused
+	// with 507. Rows alone let 9,990 roles of long names and descriptions
+	// take 62 MB of SQLite per key.
+	MaxBytesPerClient int
 	// MaxNamespaces bounds the namespaces that may hold data in open mode;
 	// a first write of one more is refused with 507.
 	MaxNamespaces int
@@ -144,6 +149,15 @@ type Config struct {
 	// under the host client: Open creates it, and each user the guards'
 	// resolver finds is added to it on first sight. Needs ClientKey.
 	DefaultRole string
+	// AdminUsers lets the host's own users on the admin plane
+	// (AUTH_ADMIN_USERS): a REST request (or the console's) without a
+	// client key is authorised through the user the guards see
+	// (Resolver, or the login session) against PermAdmin, PermRead and
+	// PermMembers held in ClientKey's namespace, and reaches that
+	// namespace only. Requests with a key are unchanged. A header
+	// resolver is only as safe as the proxy that sets the header. Needs
+	// ClientKey and a way to find the user.
+	AdminUsers bool
 	// OAuthProviders are the identity providers accepted at login (from
 	// the environment: loginapi.ProvidersFromEnv). They need Login.
 	OAuthProviders []loginapi.ProviderConfig
@@ -385,6 +399,9 @@ func (c Config) problems() []error {
 			errs = append(errs, errors.New("AUTH_DEFAULT_ROLE needs AUTH_CLIENT_KEY (the host client the role lives in)"))
 		}
 	}
+	if c.AdminUsers && c.ClientKey == "" {
+		errs = append(errs, errors.New("AUTH_ADMIN_USERS needs AUTH_CLIENT_KEY (the host's namespace, where the admin permissions are held)"))
+	}
 	for _, o := range c.CORSOrigins {
 		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
 			errs = append(errs, fmt.Errorf("AUTH_CORS_ORIGINS entry %q is not * or an http(s) origin", o))
@@ -396,7 +413,7 @@ func (c Config) problems() []error {
 	errs = append(errs, c.observabilityProblems()...)
 	errs = append(errs, c.consistencyProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxBytesPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

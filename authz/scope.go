@@ -166,7 +166,9 @@ func (c *Client) renameUser(ctx context.Context, user, newName string, merge boo
 	if c.az.host == nil || c.scope.NS != c.az.host.scope.NS {
 		login = nil
 	}
-	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName}
+	// A longer name lengthens every membership moved: the quotas are
+	// counted again (recount).
+	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName, recount: true}
 	loginRenamed := false
 	wr, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		if user == newName {

@@ -31,6 +31,13 @@ type change struct {
 	// the cache (here and on other replicas) re-reads once for the lot,
 	// and the open mode's quotas are checked on the exact count.
 	many bool
+	// bytes: the bytes of text (as stored) the write may add, by which
+	// the namespace's byte bound rises; a write that adds some has the
+	// open mode's quotas checked.
+	bytes int64
+	// recount: the open mode's quotas are checked on the exact count (a
+	// rename, which lengthens rows the bounds do not see).
+	recount bool
 }
 
 // writer is what a write runs against: the transaction.
@@ -99,9 +106,12 @@ func (c *Client) admit(ctx context.Context, ch change) error {
 	if c.az.closed.Load() {
 		return ErrClosed
 	}
+	if err := checkActor(ctx); err != nil {
+		return err
+	}
 	if c.az.writeRate != nil {
 		if err := c.az.writeRate.Allow(c.scope.NS); err != nil {
-			c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+			c.auditRefusal(ctx, ch.action, ch.resource, err)
 			return err
 		}
 	}
@@ -113,7 +123,7 @@ func (c *Client) admit(ctx context.Context, ch change) error {
 // revision bump and the quotas. Nothing of it is stored unless all of it
 // is.
 func (c *Client) transact(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (w written, err error) {
-	var bound int64
+	var bounds storage.Bounds
 	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if w.changed, err = fn(ctx, writer{db: tx}); err != nil {
@@ -141,7 +151,7 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 		}
 		// Last before commit: the revision row is the one lock all of a
 		// client's writers share, so it is held as briefly as possible.
-		if w.rev, bound, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
+		if w.rev, bounds, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
 			return err
 		}
 		w.first = w.rev
@@ -153,12 +163,12 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			}
 		}
 		switch {
-		case ch.many:
+		case ch.many || ch.recount:
 			// Many changes may add thousands of rows: the quotas are
 			// checked on the exact count, in the same transaction.
 			return c.az.checkQuotaCounted(ctx, tx, c.scope.NS, w.rev)
-		case ch.action[:3] == "add":
-			return c.az.checkQuota(ctx, tx, c.scope.NS, w.rev, bound)
+		case ch.action[:3] == "add" || ch.bytes > 0:
+			return c.az.checkQuota(ctx, tx, c.scope.NS, w.rev, bounds)
 		}
 		return nil
 	})
@@ -175,7 +185,7 @@ func (c *Client) refused(ctx context.Context, ch change, err error) error {
 	if errors.Is(err, ErrUnavailable) {
 		c.az.metrics.storeError(storeOpWrite)
 	}
-	c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+	c.auditRefusal(ctx, ch.action, ch.resource, err)
 	return err
 }
 
@@ -211,14 +221,14 @@ func (c *Client) committed(ctx context.Context, ch change, w written) (settle bo
 }
 
 // logged is the change as the change log records it, with this process's
-// writer id and the rows it added (one for a single add; a write of many
-// recounts them).
+// writer id and the rows and bytes it added (one row for a single add; a
+// write of many recounts them).
 func (c *Client) logged(ch change) storage.Change {
 	var rows int64
 	if !ch.many && ch.action[:3] == "add" {
 		rows = 1
 	}
-	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.feed.Writer(), Rows: rows}
+	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.feed.Writer(), Rows: rows, Bytes: ch.bytes}
 }
 
 // outcome words the result of a write for the audit log. Only a change
@@ -244,8 +254,12 @@ func outcome(action string, changed bool) string {
 
 // requestInfo is what the REST layer knows of a request, for the audit
 // log: our request id, the id the client sent (kept apart, never as ours),
-// and the remote address (see Authz.requestContext).
-type requestInfo struct{ id, clientID, remote string }
+// the remote address, who asks and why (X-Change-Reason; see
+// Authz.requestContext).
+type requestInfo struct {
+	id, clientID, remote, reason string
+	actor                        actor
+}
 
 type requestInfoKey struct{}
 
@@ -254,7 +268,14 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 	return storage.AuditRecord{
 		At: time.Now().UTC(), Client: c.fingerprint, Action: action, Resource: resource,
 		Outcome: result, RequestID: info.id, ClientRequestID: info.clientID, RemoteAddr: info.remote,
+		Actor: actorOf(ctx, c.scope), Reason: info.reason,
 	}
+}
+
+// auditRefusal is Authz.auditRefusal for a refusal of c's, whose actor's
+// name is stored as c's names are.
+func (c *Client) auditRefusal(ctx context.Context, action, resource string, cause error) {
+	c.az.auditRefusalBy(ctx, c.fingerprint, actorOf(ctx, c.scope), action, resource, cause)
 }
 
 // auditRefusal records a refused or failed request, within the refusal
@@ -262,10 +283,24 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 // with; when the store is down it cannot be written, which is logged
 // instead (without names or keys).
 func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
+	az.auditRefusalBy(ctx, fingerprint, az.refusalActor(ctx), action, resource, cause)
+}
+
+func (az *Authz) auditRefusalBy(ctx context.Context, fingerprint, actor, action, resource string, cause error) {
 	if errors.Is(cause, storage.ErrKeyMismatch) {
 		az.keyBehind.Store(true)
 	}
-	az.auditRefused(ctx, fingerprint, action, resource, refusalReason(cause))
+	az.auditRefusedBy(ctx, fingerprint, actor, action, resource, refusalReason(cause))
+}
+
+// refusalActor is the actor of a refusal recorded without its client at
+// hand: a person acts in the host's namespace only.
+func (az *Authz) refusalActor(ctx context.Context) string {
+	var s storage.Scope
+	if az.host != nil {
+		s = az.host.scope
+	}
+	return actorOf(ctx, s)
 }
 
 // withheldResource stands for the names of a refusal recorded by a process
@@ -274,6 +309,10 @@ const withheldResource = "[names withheld: the store is encrypted under a key th
 
 // auditRefused is auditRefusal with the reason in words.
 func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource, reason string) {
+	az.auditRefusedBy(ctx, fingerprint, az.refusalActor(ctx), action, resource, reason)
+}
+
+func (az *Authz) auditRefusedBy(ctx context.Context, fingerprint, actor, action, resource, reason string) {
 	if az.cfg.DisableAuditLogging || az.closed.Load() {
 		return
 	}
@@ -293,7 +332,7 @@ func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource
 	rec := storage.AuditRecord{
 		At: time.Now().UTC(), Client: fingerprint, Action: action, Resource: resource,
 		Outcome: "refused: " + reason + note, RequestID: info.id, ClientRequestID: info.clientID,
-		RemoteAddr: info.remote,
+		RemoteAddr: info.remote, Actor: actor, Reason: info.reason,
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()

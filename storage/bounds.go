@@ -51,39 +51,39 @@ func boundsDown(ctx context.Context, db *bun.DB) error {
 	return nil
 }
 
-// Bounds is a membership's or a grant's time window: it holds from Starts
+// TimeBounds is a membership's or a grant's time window: it holds from Starts
 // (zero: since it was written) until Expires (zero: until removed). Times
 // are stored in UTC to the microsecond.
-type Bounds struct {
+type TimeBounds struct {
 	Starts, Expires time.Time
 }
 
 // IsZero reports whether b bounds nothing.
-func (b Bounds) IsZero() bool { return b.Starts.IsZero() && b.Expires.IsZero() }
+func (b TimeBounds) IsZero() bool { return b.Starts.IsZero() && b.Expires.IsZero() }
 
 // Normalized is b in UTC, to the microsecond the store keeps.
-func (b Bounds) Normalized() Bounds {
+func (b TimeBounds) Normalized() TimeBounds {
 	norm := func(t time.Time) time.Time {
 		if t.IsZero() {
 			return t
 		}
 		return t.UTC().Truncate(time.Microsecond)
 	}
-	return Bounds{Starts: norm(b.Starts), Expires: norm(b.Expires)}
+	return TimeBounds{Starts: norm(b.Starts), Expires: norm(b.Expires)}
 }
 
 // Equal reports whether a and b are the same window.
-func (b Bounds) Equal(o Bounds) bool { return b.Starts.Equal(o.Starts) && b.Expires.Equal(o.Expires) }
+func (b TimeBounds) Equal(o TimeBounds) bool { return b.Starts.Equal(o.Starts) && b.Expires.Equal(o.Expires) }
 
 // HeldAt reports whether a row with bounds b counts at t:
 // Starts <= t < Expires.
-func (b Bounds) HeldAt(t time.Time) bool {
+func (b TimeBounds) HeldAt(t time.Time) bool {
 	return (b.Starts.IsZero() || !t.Before(b.Starts)) && (b.Expires.IsZero() || t.Before(b.Expires))
 }
 
 // Next is the first bound of b after t, when the row's standing changes
 // (zero: never).
-func (b Bounds) Next(t time.Time) time.Time {
+func (b TimeBounds) Next(t time.Time) time.Time {
 	var next time.Time
 	for _, at := range []time.Time{b.Starts, b.Expires} {
 		if !at.IsZero() && at.After(t) {
@@ -110,12 +110,12 @@ type boundRow struct {
 	ExpiresAt bun.NullTime `bun:"expires_at"`
 }
 
-func (r boundRow) bounds() Bounds {
-	return Bounds{Starts: r.StartsAt.Time, Expires: r.ExpiresAt.Time}.Normalized()
+func (r boundRow) bounds() TimeBounds {
+	return TimeBounds{Starts: r.StartsAt.Time, Expires: r.ExpiresAt.Time}.Normalized()
 }
 
 // args are b as the two bound columns' values (NULL for a zero bound).
-func (b Bounds) args() []any {
+func (b TimeBounds) args() []any {
 	b = b.Normalized()
 	return []any{bun.NullTime{Time: b.Starts}, bun.NullTime{Time: b.Expires}}
 }

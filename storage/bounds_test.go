@@ -40,32 +40,32 @@ func TestPutBounds(t *testing.T) {
 			if _, err := storage.AddRole(ctx, db, s, "editor", ""); err != nil {
 				t.Fatal(err)
 			}
-			friday := storage.Bounds{Expires: now.Add(96*time.Hour + 123456789)}
-			monday := storage.Bounds{Starts: now.Add(24 * time.Hour), Expires: now.Add(48 * time.Hour)}
+			friday := storage.TimeBounds{Expires: now.Add(96*time.Hour + 123456789)}
+			monday := storage.TimeBounds{Starts: now.Add(24 * time.Hour), Expires: now.Add(48 * time.Hour)}
 			puts := []struct {
 				name string
-				put  func(b storage.Bounds) (storage.Put, error)
+				put  func(b storage.TimeBounds) (storage.Put, error)
 			}{
-				{"global", func(b storage.Bounds) (storage.Put, error) {
+				{"global", func(b storage.TimeBounds) (storage.Put, error) {
 					return storage.PutMembership(ctx, db, s, "", "carol", "editor", b)
 				}},
-				{"scoped", func(b storage.Bounds) (storage.Put, error) {
+				{"scoped", func(b storage.TimeBounds) (storage.Put, error) {
 					return storage.PutMembership(ctx, db, s, "org-1", "carol", "editor", b)
 				}},
-				{"grant", func(b storage.Bounds) (storage.Put, error) {
+				{"grant", func(b storage.TimeBounds) (storage.Put, error) {
 					return storage.PutPermission(ctx, db, s, "editor", "edit", b)
 				}},
 			}
 			for _, p := range puts {
 				for i, step := range []struct {
-					b    storage.Bounds
+					b    storage.TimeBounds
 					want storage.Put
 				}{
 					{friday, storage.Put{Created: true, Changed: true}},
 					{friday, storage.Put{}},
 					{monday, storage.Put{Changed: true}},
-					{storage.Bounds{}, storage.Put{Changed: true}},
-					{storage.Bounds{}, storage.Put{}},
+					{storage.TimeBounds{}, storage.Put{Changed: true}},
+					{storage.TimeBounds{}, storage.Put{}},
 					{friday, storage.Put{Changed: true}},
 				} {
 					got, err := p.put(step.b)
@@ -106,10 +106,10 @@ func TestReadsCountBounds(t *testing.T) {
 			must(storage.AddPermission(ctx, db, s, "viewer", "read"))
 			// edit from 10:00 until 12:00; carol an editor until 11:00;
 			// dan a night member from 20:00, in org-1 only.
-			must(storage.PutPermission(ctx, db, s, "editor", "edit", storage.Bounds{Starts: start.Add(time.Hour), Expires: start.Add(3 * time.Hour)}))
-			must(storage.PutMembership(ctx, db, s, "", "carol", "editor", storage.Bounds{Expires: start.Add(2 * time.Hour)}))
-			must(storage.PutMembership(ctx, db, s, "org-1", "dan", "night", storage.Bounds{Starts: start.Add(11 * time.Hour)}))
-			must(storage.PutPermission(ctx, db, s, "night", "watch", storage.Bounds{}))
+			must(storage.PutPermission(ctx, db, s, "editor", "edit", storage.TimeBounds{Starts: start.Add(time.Hour), Expires: start.Add(3 * time.Hour)}))
+			must(storage.PutMembership(ctx, db, s, "", "carol", "editor", storage.TimeBounds{Expires: start.Add(2 * time.Hour)}))
+			must(storage.PutMembership(ctx, db, s, "org-1", "dan", "night", storage.TimeBounds{Starts: start.Add(11 * time.Hour)}))
+			must(storage.PutPermission(ctx, db, s, "night", "watch", storage.TimeBounds{}))
 
 			type answer struct {
 				carolPerms, editPerms, canEdit, canWatchIn []string
@@ -218,7 +218,7 @@ func TestExpireDueOnce(t *testing.T) {
 			want := map[string]bool{}
 			for i := 0; i < 60; i++ {
 				u, p := "u"+string(rune('A'+i%26))+string(rune('a'+i/26)), "p"+string(rune('a'+i%26))+string(rune('A'+i/26))
-				b := storage.Bounds{Expires: start.Add(time.Duration(1+i%3) * time.Hour)} // a third stays
+				b := storage.TimeBounds{Expires: start.Add(time.Duration(1+i%3) * time.Hour)} // a third stays
 				for _, err := range []error{
 					put(storage.PutMembership(ctx, db, s, "", u, "editor", b)),
 					put(storage.PutMembership(ctx, db, s, "org-1", u, "editor", b)),

@@ -16,7 +16,7 @@ import (
 // granted to it directly (plain names, sorted and distinct; empty for
 // none). The role's effective permissions are their union. A role that
 // does not exist has no permissions and is its only source. Only grants
-// held at the scope's now count (see Bounds); next is when the first
+// held at the scope's now count (see TimeBounds); next is when the first
 // grant of the role's sources starts or ends after it (zero: none will).
 //
 // The roles are read a chunk at a time (roleEffectiveChunk, one statement
@@ -148,7 +148,7 @@ func roleGrantsChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []strin
 // UserRoleSets returns the roles the user holds globally and, per scope,
 // those held through a membership in that scope only: what the decision
 // cache keeps per user. Only memberships held at the scope's now count
-// (see Bounds); next is when the first of the user's memberships starts or
+// (see TimeBounds); next is when the first of the user's memberships starts or
 // ends after it (zero: none will), when the answer changes with no write.
 // Only scopes the user has memberships in appear, so checks in other
 // scopes (a scope name from a URL) add nothing.

@@ -16,7 +16,7 @@ import (
 // when the role does not exist; created is false when it was already
 // granted.
 func AddPermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (created bool, err error) {
-	p, err := PutPermission(ctx, db, s, role, name, Bounds{})
+	p, err := PutPermission(ctx, db, s, role, name, TimeBounds{})
 	return p.Created, err
 }
 
@@ -29,7 +29,7 @@ func DeletePermission(ctx context.Context, db bun.IDB, s Scope, role, name strin
 
 // HasPermission reports whether the role is granted the permission or,
 // when effective is set, holds it granted or inherited; a grant counts
-// while it is held (see Bounds).
+// while it is held (see TimeBounds).
 func HasPermission(ctx context.Context, db bun.IDB, s Scope, role, name string, effective bool) (bool, error) {
 	if effective {
 		return hasEffectivePermission(ctx, db, s, role, name)

@@ -12,7 +12,7 @@ import (
 // exists loses its own, see PutMembership). ErrRoleNotFound when the role
 // does not exist; created is false when it already was.
 func AddMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (created bool, err error) {
-	p, err := PutMembership(ctx, db, s, scope, user, role, Bounds{})
+	p, err := PutMembership(ctx, db, s, scope, user, role, TimeBounds{})
 	return p.Created, err
 }
 

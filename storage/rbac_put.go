@@ -14,7 +14,7 @@ import (
 // that exists takes b in place of its own (zero bounds: none). Created
 // when it is new, Changed when it is new or its bounds changed;
 // ErrRoleNotFound when the role does not exist.
-func PutMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string, b Bounds) (Put, error) {
+func PutMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string, b TimeBounds) (Put, error) {
 	forms := bun.List(s.userForms(user))
 	if scope == "" {
 		return putRow(ctx, db, s, role, b, rowSQL{
@@ -32,7 +32,7 @@ func PutMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role s
 
 // PutPermission grants the permission to the role with exactly the bounds
 // b, as PutMembership does a membership.
-func PutPermission(ctx context.Context, db bun.IDB, s Scope, role, name string, b Bounds) (Put, error) {
+func PutPermission(ctx context.Context, db bun.IDB, s Scope, role, name string, b TimeBounds) (Put, error) {
 	return putRow(ctx, db, s, role, b, rowSQL{
 		table: "rolegate_permissions", conflict: "ns, role, name",
 		cols: "ns, role, name", values: []any{s.NS, role, s.storedPerm(name)},
@@ -54,7 +54,7 @@ type rowSQL struct {
 // it, or sets the bounds of the row that exists when they differ, and
 // tells which it did (a new row version has no xmax); on SQLite, whose
 // writes are local calls, the row's bounds are read first.
-func putRow(ctx context.Context, db bun.IDB, s Scope, role string, b Bounds, r rowSQL) (Put, error) {
+func putRow(ctx context.Context, db bun.IDB, s Scope, role string, b TimeBounds, r rowSQL) (Put, error) {
 	bargs := b.args()
 	insert := "INSERT INTO " + r.table + " (" + r.cols + ", starts_at, expires_at) SELECT " +
 		strings.Repeat("?, ", len(r.values)+1) + "? WHERE " + roleGuard +

@@ -53,7 +53,7 @@ type Client interface {
 	CountRoles(ctx context.Context, prefix string) (int, error)
 	CountUsers(ctx context.Context, prefix string) (int, error)
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
-	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
+	AuditRecordsWhere(ctx context.Context, q rbac.AuditQuery) ([]rbac.AuditRecord, error)
 
 	// Revision is the token of the client's current revision; AtLeast
 	// brings the client's cache up to a token's revision (an error
@@ -72,6 +72,12 @@ type Caller interface {
 	// Fingerprint is the keyed fingerprint of the client key that the
 	// audit log records, never the key.
 	Fingerprint() string
+	// ScopesOf lists the scopes where user holds scoped memberships,
+	// sorted, at most limit.
+	ScopesOf(ctx context.Context, user string, limit int) ([]string, error)
+	// KeyActor is how the audit log names the key's requests:
+	// "key:<8 hex digits of its SHA-256>".
+	KeyActor() string
 	// AuditUser and AuditPermission are a user or a permission as the
 	// audit log may hold it: its stored (encrypted) form when encryption
 	// is on, never the plaintext.
@@ -126,9 +132,26 @@ type Host interface {
 	// fingerprint ("" when no key was accepted), subject to the refusal
 	// budget.
 	AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error)
-	// AdmitBatch is asked before a batch's body is read: in open mode, a
-	// *limits.Refused (429) when the client has no write left or a batch
-	// in flight, or too many batches of all clients are in flight; else
-	// release gives the slot back (call it once).
-	AdmitBatch(cl Caller) (release func(), err error)
+	// AdmitBatch is asked before a batch's body is read. In open mode it
+	// returns the batch's gate, or a *limits.Refused (429) when the client
+	// has no write left or a batch in flight already; with admin keys, a
+	// nil gate: nothing is bounded.
+	AdmitBatch(cl Caller) (BatchGate, error)
+}
+
+// BatchGate takes one batch through the open mode's limits: the client's
+// own (one batch at a time, taken by AdmitBatch), the bytes of body all
+// clients' batches may hold at once (Take, as the body is read), and the
+// batches of all clients running at once (Run, once the body is read):
+// a client sending its body slowly holds only its own slot and what it
+// has sent, never a slot that every other client's batches need.
+type BatchGate interface {
+	// Take reserves n more bytes of body, or returns a *limits.Refused
+	// (429) when all clients' batches hold too much already.
+	Take(n int64) error
+	// Run takes a slot of the batches running, or returns a
+	// *limits.Refused (429) when they are all taken.
+	Run() error
+	// Release gives back everything the batch took; call it once.
+	Release()
 }
