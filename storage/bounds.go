@@ -73,7 +73,9 @@ func (b TimeBounds) Normalized() TimeBounds {
 }
 
 // Equal reports whether a and b are the same window.
-func (b TimeBounds) Equal(o TimeBounds) bool { return b.Starts.Equal(o.Starts) && b.Expires.Equal(o.Expires) }
+func (b TimeBounds) Equal(o TimeBounds) bool {
+	return b.Starts.Equal(o.Starts) && b.Expires.Equal(o.Expires)
+}
 
 // HeldAt reports whether a row with bounds b counts at t:
 // Starts <= t < Expires.
