@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	AddMigration("20261127090000", "time bounds on memberships and grants", boundsUp, boundsDown)
+	AddMigration("20261127160000", "time bounds on memberships and grants", boundsUp, boundsDown)
 }
 
 // boundedTables are the tables whose rows may carry time bounds: global
