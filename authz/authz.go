@@ -62,7 +62,8 @@ type Authz struct {
 	writeRate     *limits.WriteRate    // open mode: writes per client and second; nil otherwise
 	readGate      *limits.InFlight     // open mode: store-reading REST requests in flight per client; nil otherwise
 	batchGate     *limits.InFlight     // open mode: batches in flight per client (one); nil otherwise
-	batchesAll    *limits.InFlight     // open mode: batches in flight of all clients (one entry); nil otherwise
+	batchesAll    *limits.InFlight     // open mode: batches running of all clients (one entry); nil otherwise
+	batchBytes    *limits.Bytes        // open mode: batch bodies held of all clients; nil otherwise
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
@@ -165,6 +166,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.readGate = limits.NewInFlight(cfg.MaxReadsInFlight, "AUTH_MAX_READS_IN_FLIGHT")
 		az.batchGate = limits.NewInFlightWhy(1, "one batch at a time per client in open mode")
 		az.batchesAll = limits.NewInFlightWhy(maxOpenBatches, fmt.Sprintf("%d batches at a time of all clients in open mode", maxOpenBatches))
+		az.batchBytes = limits.NewBytes(maxBatchBodyBytesHeld, fmt.Sprintf("%d MiB of batch bodies at a time of all clients in open mode", maxBatchBodyBytesHeld>>20))
 	}
 	if storage.Has(db, storage.SingleWriter) {
 		az.sqliteWriters = &sync.Mutex{}
@@ -204,6 +206,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.goBackground(az.feed.Listen)
 	}
 	az.goBackground(az.pruner.Run)
+	az.startExpiry()
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
@@ -347,10 +350,11 @@ func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)
 	scope := az.keys.Scope(ns)
 	scope.MaxInheritanceDepth, scope.MaxRoleAncestors = az.cfg.MaxInheritanceDepth, az.cfg.MaxRoleAncestors
+	scope.Now = az.cfg.clock.Now
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns),
 		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics,
 		plain: az.cfg.Consistency != ConsistencyStrict && az.metrics == nil}
-	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
+	c.cache = cache.New(storeLoader{c}, az.cacheBudget, az.cfg.clock)
 	c.follow = &feed.Follower{Scope: scope, Client: c.fingerprint, Cache: c.cache}
 	return c
 }

@@ -18,6 +18,9 @@ import (
 type (
 	// Role is a role with its description.
 	Role = rbac.Role
+	// Bounds is the time window of a membership or a grant (see
+	// ExpiresAt): StartsAt and ExpiresAt, nil when unbounded.
+	Bounds = rbac.Bounds
 	// ScopedRole is an entry of GetUserRolesIn and EachUserRoleIn: Scope
 	// is empty for a global membership.
 	ScopedRole = rbac.ScopedRole
@@ -71,6 +74,9 @@ var (
 	// than Config.MaxRoleAncestors (HTTP 422). The error names the limit and
 	// its setting. Nothing was stored.
 	ErrShapeLimit = rbac.ErrShapeLimit
+	// ErrAlreadyExpired: a membership or grant was given an expiry
+	// (ExpiresAt) that has already passed (HTTP 422). Nothing was stored.
+	ErrAlreadyExpired = rbac.ErrAlreadyExpired
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = rbac.ErrClosed
 	// ErrEncryptionRequired: the store's encryption state is not this
@@ -125,9 +131,17 @@ func (c *Client) eachScoped(scope, kind, name string, read func(scope, name stri
 	return read(scope, name)
 }
 
+// roleWindow bounds EachRole's window below listWindow: a role carries
+// its description (up to 1,024 characters), so a window of 1,000 roles
+// was over a megabyte, which a REST reader that stops reading held for as
+// long as its connection lasted (40 such readers: +181 MiB).
+const roleWindow = 100
+
 // EachRole reads the client's roles with their descriptions (Roles).
 func (c *Client) EachRole(ctx context.Context, w ListWindow, fn func([]Role) error) error {
-	return storage.EachRole(ctx, c.az.db, c.scope, c.window(w), func(rows []storage.Role) error {
+	win := c.window(w)
+	win.Window = min(win.Window, roleWindow)
+	return storage.EachRole(ctx, c.az.db, c.scope, win, func(rows []storage.Role) error {
 		page := make([]Role, len(rows))
 		for i, r := range rows {
 			page[i] = Role{Role: r.Name, Description: r.Description}

@@ -15,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
+	"github.com/rolegate/rolegate/authz/internal/clock"
+	"github.com/rolegate/rolegate/authz/internal/expiry"
 	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
@@ -102,6 +104,11 @@ type Config struct {
 	// MaxRowsPerClient bounds the rows (roles, grants, memberships) of one
 	// namespace in open mode; a write over it is refused with 507.
 	MaxRowsPerClient int
+	// MaxBytesPerClient bounds the bytes of text (names and descriptions,
+	// as stored) of one namespace in open mode; a write over it is refused
+	// with 507. Rows alone let 9,990 roles of long names and descriptions
+	// take 62 MB of SQLite per key.
+	MaxBytesPerClient int
 	// MaxNamespaces bounds the namespaces that may hold data in open mode;
 	// a first write of one more is refused with 507.
 	MaxNamespaces int
@@ -205,6 +212,12 @@ type Config struct {
 	// listenerQuiet is how long the change listener waits for traffic
 	// before it pings itself; zero means 30 s (tests shorten it).
 	listenerQuiet time.Duration
+	// clock is the time memberships' and grants' bounds are counted by;
+	// nil means the system clock (tests set a fake one).
+	clock clock.Clock
+	// expiryEvery is how often expired memberships and grants are
+	// removed; zero means expiry.DefaultEvery (tests shorten it).
+	expiryEvery time.Duration
 
 	// TracerProvider receives rolegate's spans: one per request on the
 	// mounted routes, per cold check and per write, with the store's round
@@ -268,6 +281,8 @@ func DefaultConfig() Config {
 func (c Config) withDefaults() Config {
 	fillDefaults(&c)
 	orDefault(&c.auditPruneEvery, audit.DefaultPruneEvery)
+	orDefault(&c.expiryEvery, expiry.DefaultEvery)
+	c.clock = clock.Or(c.clock)
 	orDefault(&c.pingCache, time.Second)
 	return c
 }
@@ -396,7 +411,7 @@ func (c Config) problems() []error {
 	errs = append(errs, c.observabilityProblems()...)
 	errs = append(errs, c.consistencyProblems()...)
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxBytesPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

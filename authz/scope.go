@@ -17,18 +17,17 @@ import (
 // without a scope count global memberships only, as they always did.
 
 // AddMembershipIn makes user a member of role in scope only;
-// ErrRoleNotFound when the role does not exist.
-func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) (created bool, err error) {
-	return answered(c.addMembershipIn(ctx, scope, user, role))
+// ErrRoleNotFound when the role does not exist. Its options are
+// AddMembership's.
+func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string, opts ...AddOption) (created bool, err error) {
+	return answered(c.addMembershipIn(ctx, scope, user, role, opts))
 }
 
-func (c *Client) addMembershipIn(ctx context.Context, scope, user, role string) (written, error) {
+func (c *Client) addMembershipIn(ctx context.Context, scope, user, role string, opts []AddOption) (written, error) {
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddMembership(ctx, w.db, c.scope, scope, user, role)
-	})
+	return c.putMembership(ctx, scope, user, role, c.scopedMemberResource(scope, user, role), opts)
 }
 
 // DelMembershipIn removes user's membership of role in scope; a global
@@ -167,7 +166,9 @@ func (c *Client) renameUser(ctx context.Context, user, newName string, merge boo
 	if c.az.host == nil || c.scope.NS != c.az.host.scope.NS {
 		login = nil
 	}
-	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName}
+	// A longer name lengthens every membership moved: the quotas are
+	// counted again (recount).
+	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName, recount: true}
 	loginRenamed := false
 	wr, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		if user == newName {

@@ -23,11 +23,21 @@ type change struct {
 	// deleted (roleDeleted), which changes its members too.
 	role        string
 	roleDeleted bool
+	// created, when set, tells a change to an existing row (its bounds)
+	// from a new one: the audit outcome of the first is "changed".
+	created *bool
 	// many: the write makes many changes (a batch, a policy) and audits
 	// each itself. It is logged as a change that may concern anyone, so
 	// the cache (here and on other replicas) re-reads once for the lot,
 	// and the open mode's quotas are checked on the exact count.
 	many bool
+	// bytes: the bytes of text (as stored) the write may add, by which
+	// the namespace's byte bound rises; a write that adds some has the
+	// open mode's quotas checked.
+	bytes int64
+	// recount: the open mode's quotas are checked on the exact count (a
+	// rename, which lengthens rows the bounds do not see).
+	recount bool
 }
 
 // writer is what a write runs against: the transaction.
@@ -38,11 +48,14 @@ type writer struct{ db bun.IDB }
 type written struct {
 	changed    bool
 	first, rev int64
+	// existed: an add changed the bounds of a row that was there (a
+	// change, yet its answer is that the row existed).
+	existed bool
 }
 
 // answered is a write's answer to the library's bool methods (created,
 // deleted, changed).
-func answered(w written, err error) (bool, error) { return w.changed, err }
+func answered(w written, err error) (bool, error) { return w.changed && !w.existed, err }
 
 // write is the one write path, in three steps: admit (before any work),
 // the transaction, and what follows its commit. It runs fn in a
@@ -110,7 +123,7 @@ func (c *Client) admit(ctx context.Context, ch change) error {
 // revision bump and the quotas. Nothing of it is stored unless all of it
 // is.
 func (c *Client) transact(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (w written, err error) {
-	var bound int64
+	var bounds storage.Bounds
 	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if w.changed, err = fn(ctx, writer{db: tx}); err != nil {
@@ -125,7 +138,11 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			}
 		}
 		if !ch.many && !c.az.cfg.DisableAuditLogging {
-			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, w.changed))); err != nil {
+			result := outcome(ch.action, w.changed)
+			if w.changed && ch.created != nil && !*ch.created {
+				result = "changed"
+			}
+			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, result)); err != nil {
 				return err
 			}
 		}
@@ -134,7 +151,7 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 		}
 		// Last before commit: the revision row is the one lock all of a
 		// client's writers share, so it is held as briefly as possible.
-		if w.rev, bound, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
+		if w.rev, bounds, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
 			return err
 		}
 		w.first = w.rev
@@ -146,12 +163,12 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			}
 		}
 		switch {
-		case ch.many:
+		case ch.many || ch.recount:
 			// Many changes may add thousands of rows: the quotas are
 			// checked on the exact count, in the same transaction.
 			return c.az.checkQuotaCounted(ctx, tx, c.scope.NS, w.rev)
-		case ch.action[:3] == "add":
-			return c.az.checkQuota(ctx, tx, c.scope.NS, w.rev, bound)
+		case ch.action[:3] == "add" || ch.bytes > 0:
+			return c.az.checkQuota(ctx, tx, c.scope.NS, w.rev, bounds)
 		}
 		return nil
 	})
@@ -204,14 +221,14 @@ func (c *Client) committed(ctx context.Context, ch change, w written) (settle bo
 }
 
 // logged is the change as the change log records it, with this process's
-// writer id and the rows it added (one for a single add; a write of many
-// recounts them).
+// writer id and the rows and bytes it added (one row for a single add; a
+// write of many recounts them).
 func (c *Client) logged(ch change) storage.Change {
 	var rows int64
 	if !ch.many && ch.action[:3] == "add" {
 		rows = 1
 	}
-	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.feed.Writer(), Rows: rows}
+	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.feed.Writer(), Rows: rows, Bytes: ch.bytes}
 }
 
 // outcome words the result of a write for the audit log. Only a change

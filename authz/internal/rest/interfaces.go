@@ -107,11 +107,13 @@ type Writer interface {
 	AddRole(ctx context.Context, role, description string) (rbac.Written, error)
 	SetRoleDescription(ctx context.Context, role, description string) (rbac.Written, error)
 	DelRole(ctx context.Context, role string) (rbac.Written, error)
-	AddPermission(ctx context.Context, role, name string) (rbac.Written, error)
+	// AddPermission, AddMembership and AddMembershipIn set the row's
+	// bounds to exactly those of their options (none without).
+	AddPermission(ctx context.Context, role, name string, opts ...rbac.AddOption) (rbac.Written, error)
 	DelPermission(ctx context.Context, role, name string) (rbac.Written, error)
-	AddMembership(ctx context.Context, user, role string) (rbac.Written, error)
+	AddMembership(ctx context.Context, user, role string, opts ...rbac.AddOption) (rbac.Written, error)
 	DelMembership(ctx context.Context, user, role string) (rbac.Written, error)
-	AddMembershipIn(ctx context.Context, scope, user, role string) (rbac.Written, error)
+	AddMembershipIn(ctx context.Context, scope, user, role string, opts ...rbac.AddOption) (rbac.Written, error)
 	DelMembershipIn(ctx context.Context, scope, user, role string) (rbac.Written, error)
 	AddInheritance(ctx context.Context, role, parent string) (rbac.Written, error)
 	DelInheritance(ctx context.Context, role, parent string) (rbac.Written, error)
@@ -130,9 +132,26 @@ type Host interface {
 	// fingerprint ("" when no key was accepted), subject to the refusal
 	// budget.
 	AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error)
-	// AdmitBatch is asked before a batch's body is read: in open mode, a
-	// *limits.Refused (429) when the client has no write left or a batch
-	// in flight, or too many batches of all clients are in flight; else
-	// release gives the slot back (call it once).
-	AdmitBatch(cl Caller) (release func(), err error)
+	// AdmitBatch is asked before a batch's body is read. In open mode it
+	// returns the batch's gate, or a *limits.Refused (429) when the client
+	// has no write left or a batch in flight already; with admin keys, a
+	// nil gate: nothing is bounded.
+	AdmitBatch(cl Caller) (BatchGate, error)
+}
+
+// BatchGate takes one batch through the open mode's limits: the client's
+// own (one batch at a time, taken by AdmitBatch), the bytes of body all
+// clients' batches may hold at once (Take, as the body is read), and the
+// batches of all clients running at once (Run, once the body is read):
+// a client sending its body slowly holds only its own slot and what it
+// has sent, never a slot that every other client's batches need.
+type BatchGate interface {
+	// Take reserves n more bytes of body, or returns a *limits.Refused
+	// (429) when all clients' batches hold too much already.
+	Take(n int64) error
+	// Run takes a slot of the batches running, or returns a
+	// *limits.Refused (429) when they are all taken.
+	Run() error
+	// Release gives back everything the batch took; call it once.
+	Release()
 }

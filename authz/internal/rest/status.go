@@ -33,6 +33,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusBadRequest, "invalid revision"
 	case errors.Is(err, errBodyTooLarge):
 		return http.StatusRequestEntityTooLarge, "body too large"
+	case errors.Is(err, errBodyTooSlow):
+		return http.StatusRequestTimeout, "body too slow"
 	case errors.Is(err, rbac.ErrInvalidClientKey):
 		return http.StatusUnauthorized, "invalid client key"
 	case errors.Is(err, rbac.ErrForbidden):
@@ -43,6 +45,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusInsufficientStorage, "storage quota exceeded"
 	case errors.Is(err, rbac.ErrShapeLimit):
 		return http.StatusUnprocessableEntity, "inheritance past a limit"
+	case errors.Is(err, rbac.ErrAlreadyExpired):
+		return http.StatusUnprocessableEntity, "already expired"
 	case errors.Is(err, rbac.ErrRateLimited):
 		return http.StatusTooManyRequests, "too many requests"
 	case errors.Is(err, rbac.ErrCycle):
