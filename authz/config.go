@@ -172,6 +172,13 @@ type Config struct {
 	// default (loginapi.DefaultLoginAttemptsPerMinute); negative: no limit
 	// (0 in the environment turns the limit off).
 	LoginAttemptsPerMinute int
+	// LoginCookie makes a successful login also set its session as an
+	// HttpOnly, SameSite=Strict cookie (Secure over TLS, or behind a
+	// trusted proxy that says https), scoped to the mount, cleared on
+	// logout; the guards, the admin plane and the console then accept it
+	// like the Bearer authToken, and a write it authenticates must come
+	// from the same origin (see docs/login.md). AUTH_LOGIN_COOKIE.
+	LoginCookie bool
 	// Samples holds the sample endpoints' credentials; they are mounted only
 	// when all are set (from the environment: samples.ConfigFromEnv).
 	Samples samples.Config

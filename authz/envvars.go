@@ -127,6 +127,8 @@ var settings = []setting{
 			c.LoginAttemptsPerMinute = n
 			return nil
 		}),
+	boolean("AUTH_LOGIN_COOKIE", func(c *Config) *bool { return &c.LoginCookie },
+		"a login also sets its session as an HttpOnly, SameSite=Strict cookie (Secure over TLS) for the routes under the mount, cleared on logout; writes it authenticates must come from the same origin (see [login.md](login.md#the-session-cookie))"),
 	readElsewhere("AUTH_OAUTH_<NAME>_USER_CLAIM", "(provider:subject)",
 		"verified ID token claim that becomes a new user's RBAC name, e.g. `email` (see [login.md](login.md))").
 		matching("AUTH_OAUTH_*_USER_CLAIM"),

@@ -41,8 +41,10 @@ func (az *Authz) initLogin(ctx context.Context) error {
 			LoginAttemptsPerMinute: az.cfg.LoginAttemptsPerMinute,
 			// The address the audit records, not Gin's ClientIP, which
 			// believes X-Forwarded-For from anyone on a default engine.
-			RemoteAddr: az.proxies.RemoteAddr,
-			OnLogin:    az.loginOutcome,
+			RemoteAddr:    az.proxies.RemoteAddr,
+			OnLogin:       az.loginOutcome,
+			SessionCookie: az.cfg.LoginCookie,
+			HTTPS:         az.proxies.HTTPS,
 		})
 		if err != nil {
 			return fmt.Errorf("authz: login: %w", err)

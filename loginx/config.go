@@ -26,6 +26,7 @@ const (
 	SessionLeeway                 = loginapi.SessionLeeway
 	MinSecretLen                  = loginapi.MinSecretLen
 	MaxBodyBytes                  = loginapi.MaxBodyBytes
+	SessionCookieName             = loginapi.SessionCookieName
 )
 
 // withDefaults validates cfg and fills in defaults.
@@ -76,6 +77,9 @@ func withDefaults(cfg Config) (Config, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.HTTPS == nil {
+		cfg.HTTPS = func(r *http.Request) bool { return r.TLS != nil }
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}

@@ -60,6 +60,7 @@ func (s *Service) handleLogin(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.setSessionCookie(c, data.AuthToken)
 	ok(c, data)
 }
 

@@ -20,6 +20,7 @@ func (s *Service) handleLogout(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.clearSessionCookie(c)
 	ok(c, gin.H{"message": "You've been logged out!"})
 }
 

@@ -68,5 +68,6 @@ func (s *Service) handleRefresh(c *gin.Context) {
 		return
 	}
 	s.sessions.started(sess.ID, u.ID, u.Username, exp.Add(SessionLeeway).UnixMilli(), gen)
+	s.setSessionCookie(c, auth)
 	ok(c, loginData{AuthToken: auth, UserID: u.ID, RefreshToken: next})
 }

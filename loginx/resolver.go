@@ -12,7 +12,9 @@ import (
 
 // Authenticate returns the session of the request: its authToken comes
 // from "Authorization: Bearer <authToken>" or from X-Auth-Token together
-// with a matching X-User-Id. Every refusal wraps ErrInvalidSession.
+// with a matching X-User-Id, else (Config.SessionCookie) from the session
+// cookie, in which case a write must come from the same origin
+// (middleware.SameOrigin). Every refusal wraps ErrInvalidSession.
 func (s *Service) Authenticate(c *gin.Context) (Session, error) {
 	h := c.Request.Header
 	raw, userID := "", ""
@@ -21,6 +23,12 @@ func (s *Service) Authenticate(c *gin.Context) (Session, error) {
 	} else if raw = h.Get("X-Auth-Token"); raw != "" {
 		if userID = h.Get("X-User-Id"); userID == "" {
 			return Session{}, fmt.Errorf("%w: X-Auth-Token without X-User-Id", ErrInvalidSession)
+		}
+	} else if h.Get("Authorization") == "" {
+		if raw = s.sessionCookie(c.Request); raw != "" {
+			if err := middleware.SameOrigin(c.Request); err != nil {
+				return Session{}, fmt.Errorf("%w: session cookie: %w", ErrInvalidSession, err)
+			}
 		}
 	}
 	if raw == "" {

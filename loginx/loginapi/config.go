@@ -71,9 +71,27 @@ type Config struct {
 	// of the answer ("invalid-token", "too-many-requests", ...). For
 	// metrics; it runs on the request path.
 	OnLogin func(service, result string)
+	// SessionCookie, when set, lets a browser hold its session in a
+	// cookie (SessionCookieName) instead of script-visible storage: a
+	// successful login or refresh sets it to the new authToken (HttpOnly,
+	// SameSite=Strict, Secure when HTTPS says so, Path the mount of the
+	// login routes, Max-Age AccessTTL), logout clears it, and a request
+	// without Authorization or X-Auth-Token is authenticated by it. A
+	// write (any method but GET, HEAD, OPTIONS) so authenticated must
+	// pass middleware.SameOrigin, since a browser adds the cookie by
+	// itself. Off by default (AUTH_LOGIN_COOKIE).
+	SessionCookie bool
+	// HTTPS reports whether a request reached the host over TLS, for the
+	// cookie's Secure attribute. Nil: the connection itself is TLS (authz
+	// passes its own, which also believes X-Forwarded-Proto from
+	// AUTH_TRUSTED_PROXIES).
+	HTTPS func(*http.Request) bool
 	// Now returns the current time; nil is time.Now. For tests.
 	Now func() time.Time
 }
+
+// SessionCookieName is the cookie of Config.SessionCookie.
+const SessionCookieName = "rolegate_session"
 
 // Defaults of Config.
 const (

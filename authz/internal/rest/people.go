@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -42,9 +41,6 @@ type People interface {
 	// ever reaches.
 	Host() Caller
 }
-
-// errCrossSite refuses a person's write sent by another site's page.
-var errCrossSite = errors.New("cross-site request refused")
 
 // authenticate is the admin plane's door: a request with a client key
 // goes through ClientKeyAuth exactly as without people; with people
@@ -84,12 +80,10 @@ func carriesKey(h http.Header) bool {
 // cookie) ride along on any request a browser sends, a key never does.
 func (a *API) personAuth(c *gin.Context, rt route) {
 	ctx := a.host.RequestContext(c)
-	if unsafeMethod(c.Request.Method) {
-		if err := sameOrigin(c.Request); err != nil {
-			a.host.AuditRefusal(ctx, "", rt.action, "route:"+rt.path, refuse(fmt.Errorf("%w: %w", rbac.ErrForbidden, err)))
-			middleware.Fail(c, http.StatusForbidden, "Forbidden", err.Error()+": a person's writes must come from the admin plane's own origin")
-			return
-		}
+	if err := middleware.SameOrigin(c.Request); err != nil {
+		a.host.AuditRefusal(ctx, "", rt.action, "route:"+rt.path, refuse(fmt.Errorf("%w: %w", rbac.ErrForbidden, err)))
+		middleware.Fail(c, http.StatusForbidden, "Forbidden", err.Error()+": a person's writes must come from the admin plane's own origin")
+		return
 	}
 	user, err := a.people.Person(c)
 	if err == nil && (user == "" || !middleware.ValidName(user)) {
@@ -106,33 +100,6 @@ func (a *API) personAuth(c *gin.Context, rt route) {
 	}
 	c.Set(personKey, person(user))
 	c.Next()
-}
-
-func unsafeMethod(m string) bool {
-	return m != http.MethodGet && m != http.MethodHead && m != http.MethodOptions
-}
-
-// sameOrigin is the cross-origin check of Go 1.25's
-// http.CrossOriginProtection (not in the Go 1.24 this module supports):
-// Sec-Fetch-Site, sent by every current browser, must say same-origin
-// (or none: typed by the user); without it an Origin header must name the
-// request's own host; a request with neither comes from no browser.
-func sameOrigin(r *http.Request) error {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "":
-	case "same-origin", "none":
-		return nil
-	default:
-		return errCrossSite
-	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return nil
-	}
-	if u, err := url.Parse(origin); err != nil || u.Host == "" || u.Host != r.Host {
-		return errCrossSite
-	}
-	return nil
 }
 
 // caller is the Caller of a request and, for a person's, the person.
