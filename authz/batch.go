@@ -207,7 +207,8 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 	// not exist changes nothing, as one by one). A run of one kind is
 	// written before an operation of another, so the order holds.
 	known := map[string]bool{}
-	var pending []int // indexes of consecutive ops of pendingOp
+	details := map[int]string{} // what a del_role removed, for its record
+	var pending []int           // indexes of consecutive ops of pendingOp
 	pendingOp := ""
 	flush := func() error {
 		if len(pending) == 0 {
@@ -245,7 +246,16 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		if err := flush(); err != nil {
 			return nil, err
 		}
-		changed, err := c.runOperation(ctx, tx, op)
+		var changed bool
+		var err error
+		if op.Op == "del_role" {
+			var removed storage.RoleRemoved
+			if changed, removed, err = storage.DeleteRoleCounted(ctx, tx, c.scope, op.Role); changed {
+				details[i] = removed.JSON()
+			}
+		} else {
+			changed, err = c.runOperation(ctx, tx, op)
+		}
 		if err != nil {
 			return nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
 		}
@@ -262,7 +272,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 	}
 	// Written together at the end, in the same transaction: a few round
 	// trips instead of one per operation.
-	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results)...); err != nil {
+	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results, details)...); err != nil {
 		return nil, err
 	}
 	return results, nil
@@ -271,8 +281,9 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 // batchAudit is the audit of a batch's operations: one record for each
 // change, and one for all the operations that changed nothing, with their
 // count ("unchanged: 50000 operations"). A batch of no-ops, which anyone
-// in open mode may send, so adds one record, not one per operation.
-func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpResult) []storage.AuditRecord {
+// in open mode may send, so adds one record, not one per operation. A
+// record's detail is details[i] (what a del_role removed).
+func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpResult, details map[int]string) []storage.AuditRecord {
 	if c.az.cfg.DisableAuditLogging {
 		return nil
 	}
@@ -283,7 +294,9 @@ func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpRe
 			unchanged++
 			continue
 		}
-		audit = append(audit, c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result))
+		rec := c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result)
+		rec.Detail = details[i]
+		audit = append(audit, rec)
 	}
 	if unchanged > 0 {
 		audit = append(audit, c.auditRecord(ctx, "batch", "batch", fmt.Sprintf("unchanged: %d operations", unchanged)))

@@ -77,8 +77,14 @@ func (c *Client) delRole(ctx context.Context, role string) (written, error) {
 	if err := checkNames("role", role); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "del_role", resource: "role:" + role, role: role, roleDeleted: true}, func(ctx context.Context, w writer) (bool, error) {
-		return storage.DeleteRole(ctx, w.db, c.scope, role)
+	// The audit record says what went with the role (storage.RoleRemoved).
+	var detail string
+	return c.write(ctx, change{action: "del_role", resource: "role:" + role, role: role, roleDeleted: true, detail: &detail}, func(ctx context.Context, w writer) (bool, error) {
+		deleted, removed, err := storage.DeleteRoleCounted(ctx, w.db, c.scope, role)
+		if deleted {
+			detail = removed.JSON()
+		}
+		return deleted, err
 	})
 }
 

@@ -2,6 +2,7 @@ package authz
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -35,6 +36,9 @@ type (
 	Grant = rbac.Grant
 	// RoleCounts is how much hangs on one role: what deleting it removes.
 	RoleCounts = rbac.RoleCounts
+	// RoleRemoved is what a role's deletion removed with it: the Detail of
+	// its audit record.
+	RoleRemoved = rbac.RoleRemoved
 	// ListWindow is the part of a list an Each method reads: the entries
 	// after After ("" for the first), at most Limit of them (0: all).
 	ListWindow = rbac.ListWindow
@@ -259,15 +263,14 @@ func (c *Client) EachChild(ctx context.Context, role string, w ListWindow, fn fu
 }
 
 // EachScopedMembership reads every scoped membership of the client, in
-// every scope, ordered by scope, user and role.
+// every scope, ordered by scope, user and role; those of one scope, user
+// or role when w.Only names them.
 func (c *Client) EachScopedMembership(ctx context.Context, w ScopedWindow, fn func([]ScopedMembership) error) error {
-	win := storage.ScopedWindow{
-		After: storage.ScopedMembership{
-			Scope: middleware.NormalizeName(w.After.Scope), User: middleware.NormalizeName(w.After.User),
-			Role: middleware.NormalizeName(w.After.Role),
-		},
-		Limit: w.Limit, Window: listWindow,
+	norm := func(m ScopedMembership) storage.ScopedMembership {
+		return storage.ScopedMembership{Scope: middleware.NormalizeName(m.Scope), User: middleware.NormalizeName(m.User),
+			Role: middleware.NormalizeName(m.Role)}
 	}
+	win := storage.ScopedWindow{After: norm(w.After), Limit: w.Limit, Window: listWindow, Only: norm(w.Only)}
 	return storage.EachScopedMembership(ctx, c.az.db, c.scope, win, func(rows []storage.ScopedMembership) error {
 		page := make([]ScopedMembership, len(rows))
 		for i, m := range rows {
@@ -337,7 +340,8 @@ func (c *Client) AuditRecords(ctx context.Context, action string, before int64, 
 // q.Actor "user:<name>" finds that person's records, also when names are
 // stored encrypted.
 func (c *Client) AuditRecordsWhere(ctx context.Context, q AuditQuery) ([]AuditRecord, error) {
-	f := storage.AuditFilter{Client: c.fingerprint, Action: q.Action, Actor: q.Actor, Limit: q.Limit}
+	f := storage.AuditFilter{Client: c.fingerprint, Action: q.Action, Actor: q.Actor, Resource: q.Resource,
+		Since: q.Since, Until: q.Until, Limit: q.Limit}
 	if f.Limit <= 0 {
 		f.Limit = rest.DefaultAuditLimit
 	}
@@ -359,7 +363,7 @@ func (c *Client) AuditRecordsWhere(ctx context.Context, q AuditQuery) ([]AuditRe
 	for i, r := range recs {
 		out[i] = AuditRecord{ID: c.az.auditIDs.Encode(r.ID), At: r.At, Client: r.Client, Action: r.Action, Resource: r.Resource,
 			Outcome: r.Outcome, RequestID: r.RequestID, ClientRequestID: r.ClientRequestID, RemoteAddr: r.RemoteAddr,
-			Actor: r.Actor, Reason: r.Reason}
+			Actor: r.Actor, Reason: r.Reason, Detail: auditDetail(r.Action, r.Detail)}
 	}
 	return out, nil
 }
@@ -401,3 +405,16 @@ func (c *Client) CountUsers(ctx context.Context, prefix string) (int, error) {
 // rate: errors.Is(err, ErrRateLimited) holds, Setting names the limit and
 // RetryAfter says when a retry may succeed.
 type RateLimitError = limits.Refused
+
+// auditDetail reads a record's detail: what a del_role removed; nil for
+// any other record, or one written before details were kept.
+func auditDetail(action, detail string) *RoleRemoved {
+	if action != "del_role" || detail == "" {
+		return nil
+	}
+	var r RoleRemoved
+	if json.Unmarshal([]byte(detail), &r) != nil {
+		return nil
+	}
+	return &r
+}

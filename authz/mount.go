@@ -378,6 +378,9 @@ var _ rest.Caller = restCaller{}
 
 func (c restCaller) Fingerprint() string { return c.fingerprint }
 func (c restCaller) KeyActor() string    { return storage.KeyActor(c.scope.NS) }
+func (c restCaller) HostNamespace() bool {
+	return c.az.host != nil && c.az.host.scope.NS == c.scope.NS
+}
 func (c restCaller) ScopesOf(ctx context.Context, user string, limit int) ([]string, error) {
 	return storage.ScopesOfUser(ctx, c.az.db, c.scope, user, limit)
 }

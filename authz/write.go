@@ -38,6 +38,9 @@ type change struct {
 	// recount: the open mode's quotas are checked on the exact count (a
 	// rename, which lengthens rows the bounds do not see).
 	recount bool
+	// detail, when set, is filled by the write's own work with the audit
+	// record's detail (what a role's deletion removed).
+	detail *string
 }
 
 // writer is what a write runs against: the transaction.
@@ -142,7 +145,11 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			if w.changed && ch.created != nil && !*ch.created {
 				result = "changed"
 			}
-			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, result)); err != nil {
+			rec := c.auditRecord(ctx, ch.action, ch.resource, result)
+			if ch.detail != nil {
+				rec.Detail = *ch.detail
+			}
+			if err := storage.InsertAudit(ctx, tx, rec); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 )
@@ -59,15 +60,22 @@ type AuditRecord struct {
 	RemoteAddr      string    `bun:"remote_addr" json:"remote_addr"`
 	Actor           string    `bun:"actor" json:"actor"`
 	Reason          string    `bun:"reason" json:"reason,omitempty"`
+	// Detail is what a change removed beside its resource, as JSON: a
+	// role's deletion's RoleRemoved; "" for every other record.
+	Detail string `bun:"detail" json:"detail,omitempty"`
 }
 
 // AuditFilter picks the records ListAudit returns: one client's, of one
-// action and one actor when they are not "", with ids below Before (0:
-// from the newest), at most Limit.
+// action, one actor and one resource when they are not "" (a resource
+// also picks the records of what lies under it: "membership:alice" picks
+// "membership:alice/editor"), at Since or later and before Until when
+// they are set, with ids below Before (0: from the newest), at most
+// Limit.
 type AuditFilter struct {
-	Client, Action, Actor string
-	Before                int64
-	Limit                 int
+	Client, Action, Actor, Resource string
+	Since, Until                    time.Time
+	Before                          int64
+	Limit                           int
 }
 
 // ListAudit returns one client's records of one action ("" for every
@@ -79,7 +87,7 @@ func ListAudit(ctx context.Context, db bun.IDB, client, action string, before in
 
 // ListAuditBy returns the records f picks, newest first.
 func ListAuditBy(ctx context.Context, db bun.IDB, f AuditFilter) ([]AuditRecord, error) {
-	q := `SELECT id, at, client, action, resource, outcome, request_id, client_request_id, remote_addr, actor, reason FROM rolegate_audit WHERE client = ?`
+	q := `SELECT id, at, client, action, resource, outcome, request_id, client_request_id, remote_addr, actor, reason, detail FROM rolegate_audit WHERE client = ?`
 	args := []any{f.Client}
 	if f.Action != "" {
 		q += " AND action = ?"
@@ -88,6 +96,20 @@ func ListAuditBy(ctx context.Context, db bun.IDB, f AuditFilter) ([]AuditRecord,
 	if f.Actor != "" {
 		q += " AND actor = ?"
 		args = append(args, f.Actor)
+	}
+	if f.Resource != "" {
+		// Characters, not bytes, on both stores' substr; no LIKE, which
+		// SQLite compares without case.
+		q += " AND (resource = ? OR substr(resource, 1, ?) = ?)"
+		args = append(args, f.Resource, utf8.RuneCountInString(f.Resource)+1, f.Resource+"/")
+	}
+	if !f.Since.IsZero() {
+		q += " AND at >= ?"
+		args = append(args, f.Since.UTC())
+	}
+	if !f.Until.IsZero() {
+		q += " AND at < ?"
+		args = append(args, f.Until.UTC())
 	}
 	if f.Before > 0 {
 		q += " AND id < ?"

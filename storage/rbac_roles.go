@@ -25,21 +25,8 @@ func AddRole(ctx context.Context, db bun.IDB, s Scope, role, description string)
 
 // DeleteRole deletes a role with its grants and memberships.
 func DeleteRole(ctx context.Context, db bun.IDB, s Scope, role string) (deleted bool, err error) {
-	// The foreign keys cascade too; deleting explicitly keeps the result the
-	// same where a host's SQLite connection has foreign keys off.
-	if err := forgetRoleAncestors(ctx, db, s, role); err != nil {
-		return false, err
-	}
-	for _, q := range []string{
-		"DELETE FROM rolegate_permissions WHERE ns = ? AND role = ?",
-		"DELETE FROM rolegate_memberships WHERE ns = ? AND role = ?",
-	} {
-		if _, err := db.NewRaw(q, s.NS, role).Exec(ctx); err != nil {
-			return false, Classify(err)
-		}
-	}
-	res, err := db.NewRaw("DELETE FROM rolegate_roles WHERE ns = ? AND name = ?", s.NS, role).Exec(ctx)
-	return affected(res, err)
+	deleted, _, err = DeleteRoleCounted(ctx, db, s, role)
+	return deleted, err
 }
 
 // roleExists reports whether the role exists.

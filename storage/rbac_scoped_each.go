@@ -15,6 +15,25 @@ type ScopedWindow struct {
 	After  ScopedMembership
 	Limit  int
 	Window int
+	// Only, when a field is set, keeps the memberships of that scope,
+	// user, role (each an equality the store's indexes serve).
+	Only ScopedMembership
+}
+
+// filter is the condition and arguments of w.Only, the user in every
+// stored form (encrypted, under the previous key, plain).
+func (w ScopedWindow) filter(s Scope) (string, []any) {
+	cond, args := "", []any(nil)
+	if w.Only.Scope != "" {
+		cond, args = cond+" AND scope = ?", append(args, w.Only.Scope)
+	}
+	if w.Only.User != "" {
+		cond, args = cond+" AND user_name IN (?)", append(args, bun.List(s.userForms(w.Only.User)))
+	}
+	if w.Only.Role != "" {
+		cond, args = cond+" AND role = ?", append(args, w.Only.Role)
+	}
+	return cond, args
 }
 
 // compareScoped orders scoped memberships by scope, user, role, in Go's
@@ -45,11 +64,12 @@ func EachScopedMembership(ctx context.Context, db bun.IDB, s Scope, w ScopedWind
 		var page []ScopedMembership
 		var more bool
 		var err error
+		cond, args := w.filter(s)
 		if !s.encrypted() {
-			page, err = scopedPagePlain(ctx, db, s, after, n)
+			page, err = scopedPagePlain(ctx, db, s, after, n, cond, args)
 			more = len(page) == n
 		} else {
-			page, more, err = scopedPageStored(ctx, db, s, after, n)
+			page, more, err = scopedPageStored(ctx, db, s, after, n, cond, args)
 		}
 		if err != nil {
 			return err
@@ -72,14 +92,14 @@ func EachScopedMembership(ctx context.Context, db bun.IDB, s Scope, w ScopedWind
 // whatever the database's collation), the collation of the index
 // rolegate_scoped_memberships_by_scope, so that each window is an index
 // range. The table's primary key makes every (scope, user, role) unique.
-func scopedPagePlain(ctx context.Context, db bun.IDB, s Scope, after ScopedMembership, n int) ([]ScopedMembership, error) {
+func scopedPagePlain(ctx context.Context, db bun.IDB, s Scope, after ScopedMembership, n int, cond string, args []any) ([]ScopedMembership, error) {
 	c := ""
 	if IsPostgres(db) {
 		c = ` COLLATE "C"`
 	}
-	q := "SELECT scope, user_name, role FROM rolegate_scoped_memberships WHERE ns = ? AND (scope" + c + ", user_name" + c + ", role" + c +
+	q := "SELECT scope, user_name, role FROM rolegate_scoped_memberships WHERE ns = ?" + cond + " AND (scope" + c + ", user_name" + c + ", role" + c +
 		") > (?, ?, ?) ORDER BY scope" + c + ", user_name" + c + ", role" + c + " LIMIT ?"
-	rows, err := db.QueryContext(ctx, q, s.NS, after.Scope, after.User, after.Role, n)
+	rows, err := db.QueryContext(ctx, q, append(append([]any{s.NS}, args...), after.Scope, after.User, after.Role, n)...)
 	if err != nil {
 		return nil, Classify(err)
 	}
@@ -101,9 +121,9 @@ func scopedPagePlain(ctx context.Context, db bun.IDB, s Scope, after ScopedMembe
 // keeps the n smallest entries after the cursor, as smallestAfter does for
 // one column: memory stays at about 2n entries. A user stored both plain
 // and encrypted (a namespace part-way through encryption) is listed once.
-func scopedPageStored(ctx context.Context, db bun.IDB, s Scope, after ScopedMembership, n int) ([]ScopedMembership, bool, error) {
-	rows, err := db.QueryContext(ctx, "SELECT scope, user_name, role FROM rolegate_scoped_memberships WHERE ns = ? AND scope"+
-		byteOrder(ctx, db)+" >= ?", s.NS, after.Scope)
+func scopedPageStored(ctx context.Context, db bun.IDB, s Scope, after ScopedMembership, n int, cond string, args []any) ([]ScopedMembership, bool, error) {
+	rows, err := db.QueryContext(ctx, "SELECT scope, user_name, role FROM rolegate_scoped_memberships WHERE ns = ?"+cond+" AND scope"+
+		byteOrder(ctx, db)+" >= ?", append(append([]any{s.NS}, args...), after.Scope)...)
 	if err != nil {
 		return nil, false, Classify(err)
 	}

@@ -99,10 +99,12 @@ type ListWindow struct {
 
 // ScopedWindow is ListWindow for EachScopedMembership, whose entries are
 // ordered by scope, user and role: the entries after After (the zero
-// value: from the first), at most Limit of them (0: all).
+// value: from the first), at most Limit of them (0: all). Only keeps the
+// memberships of the scope, user and role it names ("": any).
 type ScopedWindow struct {
 	After ScopedMembership
 	Limit int
+	Only  ScopedMembership
 }
 
 // AuditRecord is one audited change or refusal, as a client reads its own.
@@ -129,6 +131,19 @@ type AuditRecord struct {
 	Actor string `json:"actor"`
 	// Reason is the request's X-Change-Reason, when it sent one.
 	Reason string `json:"reason"`
+	// Detail is what a change removed beside its resource, when it
+	// removed more than it names: for del_role, RoleRemoved.
+	Detail *RoleRemoved `json:"detail,omitempty"`
+}
+
+// RoleRemoved is what a role's deletion removed with it: the detail of its
+// audit record. The memberships themselves are in the change feed.
+type RoleRemoved struct {
+	Grants            int64 `json:"grants"`
+	Memberships       int64 `json:"memberships"`
+	ScopedMemberships int64 `json:"scoped_memberships"`
+	Parents           int64 `json:"parents"`
+	Children          int64 `json:"children"`
 }
 
 // AuditQuery picks audit records: of one action and one actor when they
@@ -136,8 +151,15 @@ type AuditRecord struct {
 // newest), at most Limit (0: DefaultAuditLimit).
 type AuditQuery struct {
 	Action, Actor string
-	Before        int64
-	Limit         int
+	// Resource picks the records of one resource ("role:editor") and of
+	// what lies under it ("membership:alice" picks
+	// "membership:alice/editor"); "" every resource.
+	Resource string
+	// Since and Until, when set, pick the records at Since or later and
+	// before Until.
+	Since, Until time.Time
+	Before       int64
+	Limit        int
 }
 
 // CheckNames returns ErrInvalidName, naming the field, for the first bad

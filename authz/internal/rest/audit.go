@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 )
@@ -22,15 +25,16 @@ var auditActionPattern = regexp.MustCompile(`^(?:[a-z_]{0,64}|guard /[!-~]{0,255
 // name follows the naming rule): a key's actor, library, anonymous.
 var auditActorPattern = regexp.MustCompile(`^(?:key:[0-9a-f]{8}|library|anonymous)$`)
 
-// auditRoute: GET /api/audit?limit=N&before=<id>&action=<action>&actor=<actor>,
-// the calling client's own audit records, newest first, of one action
-// and one actor when they are given. Ids are opaque (see
+// auditRoute: GET /api/audit?limit=N&before=<id>&action=<action>&actor=<actor>&resource=<resource>&since=<time>&until=<time>,
+// the calling client's own audit records, newest first, of one action,
+// one actor and one resource (and what lies under it) when they are
+// given, at since or later and before until. Ids are opaque (see
 // audit.IDs): before is the id of the last record of the previous page. A client sees only records under its
 // own fingerprint; refusals of requests without a valid key belong to no
 // client and are visible to none.
 func auditRoute() route {
 	return route{
-		method: http.MethodGet, path: "/api/audit", action: "list_audit", query: []string{"limit", "before", "action", "actor"},
+		method: http.MethodGet, path: "/api/audit", action: "list_audit", query: []string{"limit", "before", "action", "actor", "resource", "since", "until"},
 		resource: func(*request) string { return "audit" },
 		run: func(call *request) (int, string, any, error) {
 			q := call.c.Request.URL.Query()
@@ -65,7 +69,28 @@ func auditRoute() route {
 			if err := checkActor(actor); err != nil {
 				return 0, "", nil, refuse(err)
 			}
-			recs, err := call.cl.AuditRecordsWhere(call.ctx, rbac.AuditQuery{Action: action, Actor: actor, Before: before, Limit: limit})
+			resource, _, err := queryValue(q, "resource")
+			if err != nil {
+				return 0, "", nil, refuse(err)
+			}
+			if err := checkResource(resource); err != nil {
+				return 0, "", nil, refuse(err)
+			}
+			var since, until time.Time
+			for _, t := range []struct {
+				name string
+				to   *time.Time
+			}{{"since", &since}, {"until", &until}} {
+				if v, ok, err := queryValue(q, t.name); err != nil {
+					return 0, "", nil, refuse(err)
+				} else if ok {
+					if *t.to, err = time.Parse(time.RFC3339Nano, v); err != nil {
+						return 0, "", nil, refuse(fmt.Errorf("%w: %s must be a time in RFC 3339 (2026-11-28T00:00:00Z)", errBadRequest, t.name))
+					}
+				}
+			}
+			recs, err := call.cl.AuditRecordsWhere(call.ctx, rbac.AuditQuery{Action: action, Actor: actor, Resource: resource,
+				Since: since, Until: until, Before: before, Limit: limit})
 			if err != nil {
 				return 0, "", nil, err
 			}
@@ -83,4 +108,17 @@ func checkActor(actor string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: actor must be user:<name>, key:<8 hex digits>, library or anonymous", errBadRequest)
+}
+
+// maxResourceParam bounds ?resource: the longest resource a record holds
+// (a rename's two names and its kind).
+const maxResourceParam = 600
+
+// checkResource accepts "" or a resource as records name them: valid
+// UTF-8 without control characters.
+func checkResource(r string) error {
+	if utf8.ValidString(r) && utf8.RuneCountInString(r) <= maxResourceParam && strings.IndexFunc(r, unicode.IsControl) < 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: resource must be at most %d characters of valid UTF-8 without control characters, as records name it (role:editor, membership:alice)", errBadRequest, maxResourceParam)
 }

@@ -42,10 +42,12 @@ func inheritRoutes() []route {
 		},
 	}, {
 		method: http.MethodGet, path: "/api/role/:role/inherits", action: "get_parents",
-		params: []param{{"role", "role"}}, list: true,
+		params: []param{{"role", "role"}}, list: true, query: []string{"prefix"},
 		resource: func(call *request) string { return "role:" + call.args[0] },
 		stream: func(call *request, w *listWriter) error {
-			return call.cl.EachParent(call.ctx, call.args[0], call.window(), eachName(w, asRole))
+			return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
+				return call.cl.EachParent(call.ctx, call.args[0], win, fn)
+			}, eachName(w, asRole))
 		},
 	}}
 }

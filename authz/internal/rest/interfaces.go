@@ -78,6 +78,9 @@ type Caller interface {
 	// KeyActor is how the audit log names the key's requests:
 	// "key:<8 hex digits of its SHA-256>".
 	KeyActor() string
+	// HostNamespace reports whether this is the host's namespace (the
+	// client of Config.ClientKey): the one its guards and its login read.
+	HostNamespace() bool
 	// AuditUser and AuditPermission are a user or a permission as the
 	// audit log may hold it: its stored (encrypted) form when encryption
 	// is on, never the plaintext.

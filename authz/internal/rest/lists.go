@@ -33,6 +33,8 @@ type listWriter struct {
 	bw      *bufio.Writer
 	started bool
 	n       int
+	// count: only count the entries (?total), write nothing.
+	count bool
 }
 
 func (w *listWriter) start() error {
@@ -46,6 +48,10 @@ func (w *listWriter) start() error {
 
 // entry writes one entry of the data array.
 func (w *listWriter) entry(v any) error {
+	if w.count {
+		w.n++
+		return nil
+	}
 	if !w.started {
 		if err := w.start(); err != nil {
 			return err
@@ -106,7 +112,10 @@ func (w *listWriter) finish() error {
 // on), so the body stays invalid JSON instead of ending as a success.
 func (a *API) streamList(c *gin.Context, ctx context.Context, rt route, call *request) {
 	w := &listWriter{c: c}
-	err := rt.stream(call, w)
+	err := countTotal(rt, call)
+	if err == nil {
+		err = rt.stream(call, w)
+	}
 	if err == nil {
 		err = w.finish()
 	}

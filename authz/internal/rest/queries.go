@@ -49,12 +49,15 @@ func queryRoutes() []route {
 			if err != nil {
 				return err
 			}
+			each := call.cl.EachRolePermission
 			if effective {
-				return call.cl.EachEffectivePermission(call.ctx, call.args[0], call.window(), eachName(w, asName))
+				each = call.cl.EachEffectivePermission
 			}
-			return call.cl.EachRolePermission(call.ctx, call.args[0], call.window(), eachName(w, asName))
+			return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
+				return each(call.ctx, call.args[0], win, fn)
+			}, eachName(w, asName))
 		})
-	rolePermissions.query = []string{"effective"}
+	rolePermissions.query = []string{"effective", "prefix"}
 	return []route{{
 		method: http.MethodGet, path: "/api/has_permission/:user/:name", action: "user_has_permission",
 		params: []param{{"user", "user"}, {"name", "permission"}}, query: []string{"scope", "explain"},
@@ -98,13 +101,17 @@ func queryRoutes() []route {
 			return http.StatusOK, "ok", out, nil
 		},
 	},
-		withScope(list("/api/user_permissions/:user", "get_user_permissions", user, userResource,
+		prefixed(withScope(list("/api/user_permissions/:user", "get_user_permissions", user, userResource,
 			func(call *request, w *listWriter) error {
-				return call.cl.EachUserPermission(call.ctx, call.args[0], call.window(), eachName(w, asName))
+				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
+					return call.cl.EachUserPermission(call.ctx, call.args[0], win, fn)
+				}, eachName(w, asName))
 			}),
 			func(call *request, scope string, w *listWriter) error {
-				return call.cl.EachUserPermissionIn(call.ctx, scope, call.args[0], call.window(), eachName(w, asName))
-			}),
+				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
+					return call.cl.EachUserPermissionIn(call.ctx, scope, call.args[0], win, fn)
+				}, eachName(w, asName))
+			})),
 		prefixed(withScope(list("/api/user_roles/:user", "get_user_roles", user, userResource,
 			func(call *request, w *listWriter) error {
 				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {

@@ -120,7 +120,7 @@ func routes() []route {
 	out = append(out, revisionRoute())
 	out = append(out, renameRoute())
 	out = append(out, usersRoute())
-	return append(out, auditRoute())
+	return withTotals(append(out, auditRoute()))
 }
 
 // route is one client-key route of the REST admin API: the library
@@ -163,6 +163,8 @@ type request struct {
 	args []string // the checked URL parameters, in route.params order
 	argv [2]string
 	page pageWindow
+	// counting: the list is read whole for ?total (see countTotal).
+	counting bool
 	// revision is the token of the revision a write made (see wrote), for
 	// the Rolegate-Revision header of its answer.
 	revision string

@@ -17,10 +17,13 @@ import (
 // without knowing the scopes in advance.
 //
 // Paging: ?limit=N&after=SCOPE/USER/ROLE, the last entry of the previous
-// page joined with '/' (names never hold a '/').
+// page joined with '/' (names never hold a '/'). ?scope=S, ?user=U and
+// ?role=R keep the memberships of that scope, user and role (any of them,
+// together): the console's Members page and a user's scopes.
 func scopedMembershipsRoute() route {
 	return route{
-		method: http.MethodGet, path: "/api/scoped_memberships", action: "scoped_memberships", query: []string{"limit", "after"},
+		method: http.MethodGet, path: "/api/scoped_memberships", action: "scoped_memberships",
+		query:    []string{"limit", "after", "scope", "user", "role"},
 		resource: func(*request) string { return "scoped_memberships" },
 		stream: func(call *request, w *listWriter) error {
 			win, err := scopedWindow(call)
@@ -37,6 +40,26 @@ func scopedMembershipsRoute() route {
 func scopedWindow(call *request) (rbac.ScopedWindow, error) {
 	q := call.c.Request.URL.Query()
 	var win rbac.ScopedWindow
+	for _, f := range []struct {
+		name, kind string
+		to         *string
+	}{{"scope", "scope", &win.Only.Scope}, {"user", "user", &win.Only.User}, {"role", "role", &win.Only.Role}} {
+		v, ok, err := queryValue(q, f.name)
+		if err != nil {
+			return win, err
+		}
+		if !ok {
+			continue
+		}
+		v = middleware.NormalizeName(v)
+		if err := rbac.CheckNames(f.kind, v); err != nil {
+			return win, err
+		}
+		*f.to = v
+	}
+	if call.counting {
+		return win, nil // every entry of the filter, for ?total
+	}
 	if v, ok, err := queryValue(q, "limit"); err != nil {
 		return win, err
 	} else if ok {

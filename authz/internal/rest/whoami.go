@@ -27,6 +27,11 @@ type Whoami struct {
 	Actor string `json:"actor"`
 	// User is the person's name; empty for a key.
 	User string `json:"user,omitempty"`
+	// Host: the caller's namespace is the host's (AUTH_CLIENT_KEY's), the
+	// one its guards and its login read; a person's always is. Another
+	// key of AUTH_CLIENT_KEYS opens a namespace of its own, which no
+	// guard of the host reads.
+	Host bool `json:"host"`
 	// Admin and Read: rolegate.admin and rolegate.read (a key has both).
 	Admin bool `json:"admin"`
 	Read  bool `json:"read"`
@@ -60,7 +65,7 @@ func (a *API) whoami(c *gin.Context) {
 		return
 	}
 	if user == "" {
-		middleware.Respond(c, http.StatusOK, "ok", Whoami{Actor: cl.KeyActor(), Admin: true, Read: true, Members: []Delegation{}})
+		middleware.Respond(c, http.StatusOK, "ok", Whoami{Actor: cl.KeyActor(), Host: cl.HostNamespace(), Admin: true, Read: true, Members: []Delegation{}})
 		return
 	}
 	w, err := whoamiOf(ctx, cl, user)
@@ -73,7 +78,7 @@ func (a *API) whoami(c *gin.Context) {
 
 // whoamiOf weighs a person's admin permissions in the host's namespace.
 func whoamiOf(ctx context.Context, cl Caller, user string) (Whoami, error) {
-	w := Whoami{Actor: "user:" + user, User: user, Members: []Delegation{}}
+	w := Whoami{Actor: "user:" + user, User: user, Host: true, Members: []Delegation{}}
 	var err error
 	if w.Admin, err = cl.UserHasPermission(ctx, user, PermAdmin); err != nil {
 		return w, err
