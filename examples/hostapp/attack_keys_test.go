@@ -9,9 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"regexp"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -189,7 +186,6 @@ func TestOpenModeAttackManyKeys(t *testing.T) {
 				t.Errorf("%d of the heavy reads answered neither 200 nor 429", other)
 			}
 			best = min(best, percentile(times, 99))
-			tmpServerSide(t, app)
 		}
 		if best >= 50*time.Millisecond {
 			t.Errorf("%s: the other client's p99 %v at best in 3 rounds, want under 50 ms", target.Name, best)
@@ -245,21 +241,4 @@ func TestOpenModeAttackFreshKeys(t *testing.T) {
 			t.Errorf("refusals of namespaces that hold nothing made %d audit records", grew)
 		}
 	})
-}
-
-func tmpServerSide(t *testing.T, app *openApp) {
-	re := regexp.MustCompile(`path=(\S+) status=(\d+) duration=(\S+)`)
-	by := map[string][]time.Duration{}
-	for _, line := range strings.Split(app.logs.String(), "\n") {
-		m := re.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		d, _ := time.ParseDuration(m[3])
-		by[m[1]+" "+m[2]] = append(by[m[1]+" "+m[2]], d)
-	}
-	for k, v := range by {
-		slices.Sort(v)
-		t.Logf("TMP server %s: n=%d p50 %v p99 %v max %v", k, len(v), percentile(v, 50), percentile(v, 99), v[len(v)-1])
-	}
 }
