@@ -161,7 +161,7 @@ func TestOpenModeAttackManyKeys(t *testing.T) {
 		keys := make([]string, 20)
 		for i := range keys {
 			keys[i] = uuid.NewString()
-			app.must(t, http.MethodPost, "/api/batch", keys[i], chain, http.StatusOK)
+			app.must(t, http.MethodPost, "/api/batch", keys[i], chain, http.StatusCreated)
 		}
 		queries := []string{
 			"/api/role_permissions/d0?effective=true",
