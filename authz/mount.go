@@ -387,6 +387,9 @@ func (c restCaller) RenameResource(user, newName string) string {
 	return c.renameResource(user, newName)
 }
 func (c restCaller) CheckDescription(d string) error { return checkDescription(d) }
+func (c restCaller) WhereCanScopes(ctx context.Context, user, permission string) (bool, []string, error) {
+	return c.whereCan(ctx, user, permission)
+}
 
 // RunBatch decodes each operation as Operation (no field it does not
 // know) and runs them with Client.Batch.

@@ -76,7 +76,7 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 			scoped[s] = pick(names)
 		}
 	}
-	u := newUserEntry(user, pick(global), scoped)
+	u := newUserEntry(user, pick(global), scoped, nil)
 	u.used.Store(c.budget.clock.Load())
 	c.mu.Lock()
 	published := !c.closed && c.userEpoch.Load() == epoch
@@ -84,7 +84,7 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 		entries, bytes := int64(1), u.bytes
 		if old, had := c.users.LoadAndStore(user, u); had {
 			old.gone.Store(true)
-			entries, bytes = 0, u.bytes-old.bytes // replaced, not added
+			entries, bytes = 0, u.bytes-old.size() // replaced, not added
 		}
 		c.budget.count(c, entries, bytes)
 	}
@@ -133,7 +133,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 			scoped[s] = refreshed(rs)
 		}
 	}
-	n := newUserEntry(u.name, refreshed(u.global), scoped)
+	n := newUserEntry(u.name, refreshed(u.global), scoped, u)
 	n.used.Store(u.used.Load())
 	replaced := false
 	c.mu.Lock()
@@ -149,7 +149,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 			return old, !loaded
 		})
 		if replaced {
-			c.budget.count(c, 0, n.bytes-u.bytes)
+			c.budget.count(c, 0, n.bytes-u.size())
 		}
 	}
 	c.mu.Unlock()

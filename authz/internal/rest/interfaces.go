@@ -38,6 +38,7 @@ type Client interface {
 	UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error)
 	ExplainPermission(ctx context.Context, user, permission string) (*rbac.Grant, error)
 	ExplainPermissionIn(ctx context.Context, scope, user, permission string) (*rbac.Grant, error)
+	CheckMany(ctx context.Context, checks []rbac.Check) ([]bool, error)
 
 	AddInheritance(ctx context.Context, role, parent string) (bool, error)
 	DelInheritance(ctx context.Context, role, parent string) (bool, error)
@@ -97,6 +98,9 @@ type Caller interface {
 	// CheckDescription is the rule for a role's description
 	// (rbac.ErrInvalidName when broken).
 	CheckDescription(description string) error
+	// WhereCanScopes is Client.WhereCan with the scopes as the decision
+	// cache holds them: sorted, shared, never to be modified.
+	WhereCanScopes(ctx context.Context, user, permission string) (global bool, scopes []string, err error)
 	// RunBatch decodes ops (each one JSON object of the body's
 	// "operations", as sent) and runs them in one transaction (see
 	// batch.go for the errors it returns).

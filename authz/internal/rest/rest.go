@@ -113,6 +113,7 @@ func routes() []route {
 	out = append(out, revisionRoute())
 	out = append(out, renameRoute())
 	out = append(out, usersRoute())
+	out = append(out, whereCanRoute(), checkRoute())
 	return append(out, auditRoute())
 }
 
@@ -134,6 +135,11 @@ type route struct {
 	write bool
 	// list: the route accepts ?limit=N&after=<name>.
 	list bool
+	// read marks a POST that only reads (POST /api/check): like a GET it
+	// takes ?at_least and answers no revision.
+	read bool
+	// maxBody bounds the request body; 0 is middleware.DefaultBodyLimit.
+	maxBody int64
 	// resource names the target in the audit log, from the checked
 	// arguments; never the plaintext of a name the store keeps encrypted.
 	resource func(call *request) string
@@ -301,6 +307,9 @@ func (a *API) clientKeyAuth(rt route) gin.HandlerFunc {
 // while being read are refused, and audited, by the handler.
 func (a *API) bodyLimit(rt route) gin.HandlerFunc {
 	limit := middleware.DefaultBodyLimit
+	if rt.maxBody > 0 {
+		limit = rt.maxBody
+	}
 	inner := middleware.BodyLimit(limit)
 	return func(c *gin.Context) {
 		if c.Request.ContentLength <= limit {

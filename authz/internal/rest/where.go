@@ -1,0 +1,202 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
+	"github.com/rolegate/rolegate/middleware"
+)
+
+// Where a user may act, and checks in batches: GET /api/where_can and
+// POST /api/check, both answered from the decision cache as
+// has_permission is.
+
+// whereWindow is how many scopes are written between flushes.
+const whereWindow = 256
+
+// whereCanRoute: GET /api/where_can/{user}/{name}, data {"global": bool,
+// "scopes": [...]}: whether the user holds the permission through a global
+// membership, and the scopes (sorted) where a scoped one grants it. The
+// scopes are paged by ?limit and ?after like every list, and
+// X-Total-Count is how many there are in all.
+func whereCanRoute() route {
+	return route{
+		method: http.MethodGet, path: "/api/where_can/:user/:name", action: "where_can",
+		params: []param{{"user", "user"}, {"name", "permission"}}, list: true,
+		resource: func(call *request) string {
+			return "user:" + call.cl.AuditUser(call.args[0]) + "/" + call.cl.AuditPermission(call.args[1])
+		},
+		stream: func(call *request, w *listWriter) error {
+			global, scopes, err := call.cl.WhereCanScopes(call.ctx, call.args[0], call.args[1])
+			if err != nil {
+				return err
+			}
+			call.c.Header(middleware.HeaderTotalCount, strconv.Itoa(len(scopes)))
+			w.open, w.close = `{"global":false,"scopes":[`, "]}"
+			if global {
+				w.open = `{"global":true,"scopes":[`
+			}
+			// scopes is the cache's own sorted list: read in place, never
+			// copied or changed.
+			if after := call.page.after; after != "" {
+				i, found := slices.BinarySearch(scopes, after)
+				if found {
+					i++
+				}
+				scopes = scopes[i:]
+			}
+			if limit := call.page.limit; limit > 0 && len(scopes) > limit {
+				scopes = scopes[:limit]
+			}
+			for len(scopes) > 0 {
+				n := min(len(scopes), whereWindow)
+				if err := eachName(w, func(s string) string { return s })(scopes[:n]); err != nil {
+					return err
+				}
+				scopes = scopes[n:]
+			}
+			return nil
+		},
+	}
+}
+
+// MaxChecks is the most checks POST /api/check answers in one request.
+const MaxChecks = 1000
+
+// MaxCheckBodyBytes bounds the body of POST /api/check: MaxChecks checks
+// of the longest names, escaped, fit.
+const MaxCheckBodyBytes = 4 << 20
+
+// checkResults is the data of POST /api/check.
+type checkResults struct {
+	Results []bool `json:"results"`
+}
+
+// checkRoute: POST /api/check, body {"checks": [{"user", "permission",
+// "scope"}...]} (scope optional, at most MaxChecks), data {"results":
+// [bool...]} in the order of the checks. It only reads: it takes
+// ?at_least and counts as one read in flight in open mode. A name that
+// breaks the naming rule, or one check too many, is a 400 naming the
+// check by index (0-based).
+func checkRoute() route {
+	return route{
+		method: http.MethodPost, path: "/api/check", action: "check", read: true, maxBody: MaxCheckBodyBytes,
+		resource: func(*request) string { return "check" },
+		run: func(call *request) (int, string, any, error) {
+			checks, err := readChecks(call.c.Request.Body)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			results, err := call.cl.CheckMany(call.ctx, checks)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			return http.StatusOK, fmt.Sprintf("%d checks", len(results)), checkResults{Results: results}, nil
+		},
+	}
+}
+
+// checkIn is one check as sent: Scope nil when absent (an empty scope,
+// like ?scope=, breaks the naming rule).
+type checkIn struct {
+	User       string  `json:"user"`
+	Permission string  `json:"permission"`
+	Scope      *string `json:"scope"`
+}
+
+// malformedChecks is the refusal of a body that is not a list of checks.
+func malformedChecks() error {
+	return refuse(fmt.Errorf(`%w: body must be a JSON object with a "checks" list of {"user", "permission", "scope"} (scope optional)`, errBadRequest))
+}
+
+// readChecks decodes {"checks": [check...] or null} and nothing else,
+// checking each name as it comes and refusing check MaxChecks (the
+// 1,001st) as soon as it is seen.
+func readChecks(body io.Reader) ([]rbac.Check, error) {
+	if body == nil {
+		return nil, malformedChecks()
+	}
+	dec := json.NewDecoder(body)
+	fail := func(err error) ([]rbac.Check, error) {
+		if middleware.IsBodyTooLarge(err) {
+			return nil, refuse(fmt.Errorf("%w: over %d bytes", errBodyTooLarge, MaxCheckBodyBytes))
+		}
+		return nil, malformedChecks()
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return fail(err)
+	}
+	checks := []rbac.Check{}
+	seen := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil || tok != "checks" || seen {
+			return fail(err)
+		}
+		seen = true
+		if tok, err = dec.Token(); err != nil {
+			return fail(err)
+		}
+		if tok == nil { // "checks": null
+			continue
+		}
+		if tok != json.Delim('[') {
+			return fail(nil)
+		}
+		for dec.More() {
+			i := len(checks)
+			if i == MaxChecks {
+				return nil, refuse(fmt.Errorf("%w: check %d: at most %d checks in one request", errBadRequest, i, MaxChecks))
+			}
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return fail(err)
+			}
+			// Each check on its own, so that a field it does not know is
+			// refused naming the check.
+			var in checkIn
+			strict := json.NewDecoder(bytes.NewReader(raw))
+			strict.DisallowUnknownFields()
+			if err := strict.Decode(&in); err != nil {
+				return nil, refuse(fmt.Errorf(`%w: check %d: must be {"user", "permission", "scope"} with string values (scope optional)`, errBadRequest, i))
+			}
+			ck, err := checkNamesOf(i, in)
+			if err != nil {
+				return nil, err
+			}
+			checks = append(checks, ck)
+		}
+		if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+			return fail(err)
+		}
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return fail(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fail(err)
+	}
+	return checks, nil
+}
+
+// checkNamesOf normalises a check's names (NFC, as the path's names are)
+// and applies the naming rule, naming the check by index.
+func checkNamesOf(i int, in checkIn) (rbac.Check, error) {
+	ck := rbac.Check{User: middleware.NormalizeName(in.User), Permission: middleware.NormalizeName(in.Permission)}
+	kv := []string{"user", ck.User, "permission", ck.Permission}
+	if in.Scope != nil {
+		ck.Scope = middleware.NormalizeName(*in.Scope)
+		kv = append(kv, "scope", ck.Scope)
+	}
+	if err := rbac.CheckNames(kv...); err != nil {
+		return rbac.Check{}, refuse(fmt.Errorf("check %d: %w", i, err))
+	}
+	return ck, nil
+}
