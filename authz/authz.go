@@ -21,6 +21,7 @@ import (
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
 	"github.com/rolegate/rolegate/authz/internal/cache"
+	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/loginx"
@@ -36,28 +37,25 @@ type Authz struct {
 	db       *bun.DB
 	ownsDB   bool // opened by Open (closed by Close), not handed in to OpenDB
 	migrated int  // migrations Open applied, for the startup line
-	// listening receives the outcome of the change listener's first
-	// attempt (PostgreSQL only), so Open can say it is live.
-	listening chan error
-	log       *slog.Logger
-	keys      *keyring.Keys // nil when encryption is off
-	auditKey  []byte        // keys the client fingerprints in audit records
-	clients   *xsync.MapOf[string, *Client]
-	host      *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login     loginx.Login
-	resolver  middleware.Resolver
+	// feed keeps the caches right when other processes write (see
+	// authz/internal/feed); the clients' handles are its followers.
+	feed     *feed.Feed
+	log      *slog.Logger
+	keys     *keyring.Keys // nil when encryption is off
+	auditKey []byte        // keys the client fingerprints in audit records
+	clients  *xsync.MapOf[string, *Client]
+	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login    loginx.Login
+	resolver middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
 	noResolver   bool
 	warnedNoUser atomic.Bool
 	mount        restMountState // where Mount put the routes, for the 404/405 handlers
 	evicting     sync.Mutex     // one sweep of client handles at a time
-	checking     sync.Mutex     // one revision check at a time
-	// writer identifies this process's changes in the change log, so the
-	// watcher skips them (see watch.go); new at every Open.
-	writer string
-	// sqliteWriters queues this process's writes on SQLite; nil on
-	// PostgreSQL, where writers of different clients run in parallel.
+	// sqliteWriters queues this process's writes on a store of one writer
+	// at a time (SQLite); nil where writers of different clients run in
+	// parallel (PostgreSQL).
 	sqliteWriters *sync.Mutex
 	refusals      *audit.RefusalBudget // how many refusals the audit log may take
 	pruner        *audit.Pruner        // the audit retention; Wrote after each audit insert
@@ -72,7 +70,6 @@ type Authz struct {
 	decisions     decisionLog   // the guards' decision log and audit
 	tracing       *tracing      // nil without Config.TracerProvider (see tracing.go)
 	ping          pingState     // GET /ping's probe and its cached result (see ping.go)
-	listenerLive  atomic.Bool   // the change listener is connected (PostgreSQL)
 	// keyBehind: a write found the store encrypted under a key this process
 	// has not (storage.ErrKeyMismatch). Its names would be plain text (or
 	// under the old key) in the store, so refusals it records from then on
@@ -87,7 +84,7 @@ type Authz struct {
 }
 
 // Open validates cfg, opens and migrates the store, checks the encryption
-// key, and starts the cache's change watcher (and the login service when
+// key, and starts the cache's change feed (and the login service when
 // providers are configured). On PostgreSQL it returns once the change
 // listener is live (or its first attempt failed; it keeps retrying). One
 // Info line names the store, the migrations applied and the listener's
@@ -152,7 +149,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	}
 	az := &Authz{cfg: cfg, db: db, ownsDB: ownsDB, log: log, clients: xsync.NewMapOf[string, *Client](),
 		refusals: audit.NewRefusalBudget(cfg.AuditRefusalsPerSecond), admins: newAdminKeys(cfg), proxies: proxies,
-		tracing: newTracing(cfg), writer: rand.Text()}
+		tracing: newTracing(cfg)}
 	az.cacheBudget = cache.NewBudget(cfg.CacheMaxUsers, int64(cfg.CacheMaxBytes))
 	if az.open() {
 		az.writeRate = limits.NewWriteRate(cfg.OpenWritesPerSecond, "AUTH_OPEN_WRITES_PER_SECOND")
@@ -160,9 +157,11 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.batchGate = limits.NewInFlightWhy(1, "one batch at a time per client in open mode")
 		az.batchesAll = limits.NewInFlightWhy(maxOpenBatches, fmt.Sprintf("%d batches at a time of all clients in open mode", maxOpenBatches))
 	}
-	if !storage.IsPostgres(db) {
+	if storage.Has(db, storage.SingleWriter) {
 		az.sqliteWriters = &sync.Mutex{}
 	}
+	az.feed = feed.New(feed.Config{DB: db, Followers: az.followers, Interval: cfg.RevisionCheckInterval,
+		Notifier: feed.NewNotifier(db, cfg.listenerQuiet), Log: log})
 	az.bg, az.stop = context.WithCancel(context.Background())
 	az.pruner = &audit.Pruner{DB: db, Log: log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
 		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
@@ -177,6 +176,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 			return nil, err
 		}
 		az.metrics = m
+		az.feed.Observe(m.o)
 	}
 	if err := az.init(ctx); err != nil {
 		az.metrics.unregister()
@@ -188,7 +188,12 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		}
 		return nil, err
 	}
-	az.startWatcher(az.bg)
+	// The feed keeps every client's cache right from here on: a periodic
+	// revision check, and where the store announces writes, a listener.
+	az.goBackground(az.feed.Poll)
+	if az.feed.Listens() {
+		az.goBackground(az.feed.Listen)
+	}
 	az.goBackground(az.pruner.Run)
 	if az.open() {
 		log.Warn(openModeWarning)
@@ -336,7 +341,13 @@ func (az *Authz) newClient(key string) *Client {
 		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics,
 		plain: az.cfg.Consistency != ConsistencyStrict && az.metrics == nil}
 	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
+	c.follow = &feed.Follower{Scope: scope, Client: c.fingerprint, Cache: c.cache}
 	return c
+}
+
+// followers yields the feed's followers: every client handle.
+func (az *Authz) followers(yield func(*feed.Follower) bool) {
+	az.clients.Range(func(_ string, c *Client) bool { return yield(c.follow) })
 }
 
 // fingerprint is the keyed digest that identifies a client in audit
@@ -377,13 +388,13 @@ func (az *Authz) goBackground(fn func(ctx context.Context)) {
 // "live" is true when Open returns.
 func (az *Authz) logStartup(ctx context.Context) {
 	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	store := storage.Describe(dctx, az.db, storage.IsPostgres(az.db))
+	store := storage.Describe(dctx, az.db)
 	cancel()
 	listener := "none (SQLite: one process, revision checks only)"
-	if az.listening != nil {
+	if first := az.feed.FirstOutcome(); first != nil {
 		// Listen itself gives up after 10 s; the margin covers scheduling.
 		select {
-		case err := <-az.listening:
+		case err := <-first:
 			if err == nil {
 				listener = "live"
 			} else {

@@ -55,20 +55,20 @@ func testRemoteChanges(t *testing.T, target storagetest.Target, mod func(*Config
 	caughtUp := func() bool {
 		// Under the watcher's lock: a check in progress has observed the
 		// revision but may not have dropped what it changed yet.
-		a.checking.Lock()
-		defer a.checking.Unlock()
+		a.feed.Lock()
+		defer a.feed.Unlock()
 		revs, err := storage.Revisions(ctx, a.db, []string{ca.scope.NS})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ca.known.Load() == revs[ca.scope.NS]
+		return ca.follow.Known() == revs[ca.scope.NS]
 	}
 	warm := func() {
 		t.Helper()
 		checkIs(t, ca, "sara", "edit", true)
 		// The watcher compares only caches that hold something; compare
 		// now rather than wait for it.
-		a.checkRevisions(ctx, nil)
+		a.feed.Check(ctx, nil)
 		if !caughtUp() {
 			t.Fatal("a did not catch up with the store")
 		}
@@ -165,12 +165,12 @@ func TestRevisionCheckFollowsBuildingCaches(t *testing.T) {
 		key := newKey()
 		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
 		started, release := make(chan struct{}), make(chan struct{})
-		a.checking.Lock() // the listener's checks read the cache under it
-		ca.cache = cache.New(&heldLoader{Loader: storeLoader{ca}, started: started, release: release}, a.cacheBudget)
-		a.checking.Unlock()
+		a.feed.Lock() // the listener's checks read the cache under it
+		ca.setCache(cache.New(&heldLoader{Loader: storeLoader{ca}, started: started, release: release}, a.cacheBudget))
+		a.feed.Unlock()
 		expect(t, "add_role elsewhere", true)(cb.AddRole(ctx, "editor", ""))
-		a.checkRevisions(ctx, nil)
-		if k := ca.known.Load(); k != 0 {
+		a.feed.Check(ctx, nil)
+		if k := ca.follow.Known(); k != 0 {
 			t.Fatalf("an idle empty cache was compared (known %d)", k)
 		}
 		built := make(chan error, 1)
@@ -179,12 +179,12 @@ func TestRevisionCheckFollowsBuildingCaches(t *testing.T) {
 			built <- err
 		}()
 		<-started // the build is reading the store
-		a.checkRevisions(ctx, nil)
+		a.feed.Check(ctx, nil)
 		close(release)
 		if err := <-built; err != nil {
 			t.Fatal(err)
 		}
-		if k := ca.known.Load(); k != 1 {
+		if k := ca.follow.Known(); k != 1 {
 			t.Fatalf("a building cache was not compared (known %d, want 1)", k)
 		}
 	})
@@ -223,24 +223,24 @@ func TestOwnChangesAreSkippedInTheChangeLog(t *testing.T) {
 			expect(t, "add_membership", true)(cb.AddMembership(ctx, u, "editor"))
 		}
 		checkIs(t, ca, "sara", "edit", true)
-		a.checkRevisions(ctx, nil)
+		a.feed.Check(ctx, nil)
 		checkIs(t, ca, "sara", "edit", true)
 		checkIs(t, ca, "tom", "edit", true)
 		checkIs(t, ca, "jack", "edit", false)
 		// Hold a's checks (on PostgreSQL the listener would run them at
 		// once): b's change comes first, ours next.
-		a.checking.Lock()
-		before := ca.known.Load()
+		a.feed.Lock()
+		before := ca.follow.Known()
 		expect(t, "add_membership elsewhere", true)(cb.AddMembership(ctx, "jack", "editor"))
 		expect(t, "add_membership here", true)(ca.AddMembership(ctx, "tom", "viewer"))
-		if k := ca.known.Load(); k != before {
-			a.checking.Unlock()
+		if k := ca.follow.Known(); k != before {
+			a.feed.Unlock()
 			t.Fatalf("our write moved known from %d to %d over another's revision", before, k)
 		}
 		checkIs(t, ca, "tom", "edit", true) // rebuilt after our own write
-		a.checking.Unlock()
-		a.checkRevisions(ctx, nil)
-		if k := ca.known.Load(); k != before+2 {
+		a.feed.Unlock()
+		a.feed.Check(ctx, nil)
+		if k := ca.follow.Known(); k != before+2 {
 			t.Fatalf("known %d after the check, want %d", k, before+2)
 		}
 		if ca.cache.InternUser("tom") == nil {
@@ -254,8 +254,8 @@ func TestOwnChangesAreSkippedInTheChangeLog(t *testing.T) {
 		if err := a.db.NewRaw("SELECT writer FROM rolegate_changes WHERE ns = ? ORDER BY revision DESC LIMIT 2", ca.scope.NS).Scan(ctx, &writers); err != nil {
 			t.Fatal(err)
 		}
-		if len(writers) != 2 || writers[0] == nil || *writers[0] != a.writer || writers[1] == nil || *writers[1] != b.writer || a.writer == b.writer {
-			t.Fatalf("change log writers %v, want a's (%s) then b's (%s)", writers, a.writer, b.writer)
+		if len(writers) != 2 || writers[0] == nil || *writers[0] != a.feed.Writer() || writers[1] == nil || *writers[1] != b.feed.Writer() || a.feed.Writer() == b.feed.Writer() {
+			t.Fatalf("change log writers %v, want a's (%s) then b's (%s)", writers, a.feed.Writer(), b.feed.Writer())
 		}
 	})
 }

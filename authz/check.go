@@ -209,10 +209,3 @@ func (l storeLoader) countError(err error) {
 		l.c.az.metrics.storeError(storeOpCacheRead)
 	}
 }
-
-// cacheHolds reports whether the client's cache holds or is building
-// anything that other replicas' changes could make stale (a build reading
-// the store now could publish what a change made stale).
-func (c *Client) cacheHolds() bool {
-	return c.cache.Len() > 0 || c.cache.Roles() > 0 || c.cache.Building() > 0
-}

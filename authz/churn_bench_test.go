@@ -223,10 +223,10 @@ func TestConcurrentMissesReadTheStoreOnce(t *testing.T) {
 		}
 		for _, rolesWarm := range []bool{true, false} {
 			counter := &countingLoader{Loader: storeLoader{c}}
-			az.checking.Lock() // the watcher reads c.cache under it
+			az.feed.Lock() // the watcher reads c.cache under it
 			c.cache.Close()
-			c.cache = cache.New(counter, az.cacheBudget)
-			az.checking.Unlock()
+			c.setCache(cache.New(counter, az.cacheBudget))
+			az.feed.Unlock()
 			if rolesWarm {
 				checkIs(t, c, "jack", "p-editor", true)
 				checkIs(t, c, "jack", "p-viewer", true)
@@ -278,10 +278,10 @@ func TestLocalWritesRacingTheRevisionCheckKeepTheCache(t *testing.T) {
 			expect(t, "add_membership", true)(c.AddMembership(ctx, users[i], "editor"))
 		}
 		counter := &countingLoader{Loader: storeLoader{c}}
-		az.checking.Lock()
+		az.feed.Lock()
 		c.cache.Close()
-		c.cache = cache.New(counter, az.cacheBudget)
-		az.checking.Unlock()
+		c.setCache(cache.New(counter, az.cacheBudget))
+		az.feed.Unlock()
 		for _, u := range users {
 			checkIs(t, c, u, "edit", true)
 		}

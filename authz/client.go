@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rolegate/rolegate/authz/internal/cache"
+	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -30,12 +31,10 @@ type Client struct {
 	scope       storage.Scope
 	fingerprint string
 	cache       *cache.Cache
-	// known: the cache reflects every revision of the client up to here.
-	// The watcher moves it to what the store says once it has dropped what
-	// other writers changed (see watch.go); a write of ours moves it on by
-	// its own revision when it follows known directly.
-	known atomic.Int64
-	used  atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
+	// follow is the client as the change feed follows it: the revision
+	// its cache reflects, kept right when other processes write.
+	follow *feed.Follower
+	used   atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
 }
 
 func (c *Client) touch() {

@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/authz/internal/revision"
-	"github.com/rolegate/rolegate/storage"
 )
 
 // Reads that follow a write. Every write of a client bumps the client's
 // revision in its own transaction; a revision token names one. A read
 // given a token answers from state at least that new, even on a replica
 // whose cache has not heard of the write yet: it catches up first (reads
-// the revision and drops what changed, as the watcher would). With
+// the revision and drops what changed, as the change feed would). With
 // Config.Consistency "strict", every check confirms with one read of the
-// revision that the cache is current.
+// revision that the cache is current. The mechanics are the change
+// feed's (authz/internal/feed); this file is the API.
 
 // Values of Config.Consistency.
 const (
@@ -33,7 +34,7 @@ const (
 // ErrInvalidRevision: a revision token is malformed, or names a revision
 // the client's store has not reached (a token of another database, or one
 // from before the store was restored). HTTP 400.
-var ErrInvalidRevision = revision.ErrInvalid
+var ErrInvalidRevision = feed.ErrInvalid
 
 // WithWriteRevision returns a context with which a write (AddRole,
 // DelMembership, a batch, ...) stores in *dst the token of its revision
@@ -53,11 +54,11 @@ func (c *Client) Revision(ctx context.Context) (string, error) {
 	if c.az.closed.Load() {
 		return "", ErrClosed
 	}
-	rev, err := storage.Revision(ctx, c.az.db, c.scope.NS)
+	rev, err := c.az.feed.Revision(ctx, c.follow)
 	if err != nil {
 		return "", err
 	}
-	return revision.Format(rev), nil
+	return feed.Format(rev), nil
 }
 
 // AtLeast makes the client's cache reflect at least the revision of token
@@ -70,28 +71,17 @@ func (c *Client) Revision(ctx context.Context) (string, error) {
 // malformed token or one the store has not reached; an error wrapping
 // ErrUnavailable when the store cannot be read.
 func (c *Client) AtLeast(ctx context.Context, token string) error {
-	want, err := revision.Parse(token)
+	want, err := feed.Parse(token)
 	if err != nil {
 		return err
 	}
-	return c.atLeast(ctx, want)
-}
-
-func (c *Client) atLeast(ctx context.Context, want int64) error {
-	if c.known.Load() >= want {
-		return nil
+	if c.follow.Known() >= want {
+		return nil // the common case: no catching up
 	}
 	if c.az.closed.Load() {
 		return ErrClosed
 	}
-	got, err := c.az.catchUp(ctx, c, want)
-	if err != nil {
-		return err
-	}
-	if got < want {
-		return fmt.Errorf("%w: it names revision %d, and the store is at %d", ErrInvalidRevision, want, got)
-	}
-	return nil
+	return c.az.feed.AtLeast(ctx, c.follow, want)
 }
 
 // UserHasPermissionAt is UserHasPermission answered from state at least
@@ -109,24 +99,7 @@ func (c *Client) confirm(ctx context.Context) error {
 	if c.az.closed.Load() {
 		return ErrClosed
 	}
-	rev, err := storage.Revision(ctx, c.az.db, c.scope.NS)
-	if err != nil {
-		if ctx.Err() == nil {
-			c.az.metrics.storeError(storeOpRevisionCheck)
-		}
-		return err
-	}
-	known := c.known.Load()
-	switch {
-	case known == rev:
-		return nil
-	case known > rev:
-		// The store went back (restored): start again from what it says.
-		_, err = c.az.catchUp(ctx, c, -1)
-	default:
-		_, err = c.az.catchUp(ctx, c, rev)
-	}
-	return err
+	return c.az.feed.Confirm(ctx, c.follow)
 }
 
 // recordRevision fills the write's revision token (see
@@ -139,11 +112,11 @@ func (c *Client) recordRevision(ctx context.Context, changed bool, rev int64) {
 	}
 	if !changed {
 		var err error
-		if rev, err = storage.Revision(ctx, c.az.db, c.scope.NS); err != nil {
+		if rev, err = c.az.feed.Revision(ctx, c.follow); err != nil {
 			return
 		}
 	}
-	*dst = revision.Format(rev)
+	*dst = feed.Format(rev)
 }
 
 // consistencyProblems checks Config.Consistency.

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
@@ -27,6 +28,13 @@ func configFor(target storagetest.Target) Config {
 	cfg.OpenWritesPerSecond = 1_000_000
 	cfg.MaxReadsInFlight = 1 << 20
 	return cfg
+}
+
+// setCache replaces the client's decision cache (under the feed's lock,
+// which the caller holds: the feed reads the cache under it).
+func (c *Client) setCache(cc *cache.Cache) {
+	c.cache = cc
+	c.follow.Cache = cc
 }
 
 // openTarget opens rolegate on target, closed at cleanup; mod may adjust

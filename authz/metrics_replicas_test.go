@@ -26,7 +26,7 @@ func TestMetricsReplicas(t *testing.T) {
 	slow := func(cfg *Config) { cfg.RevisionCheckInterval = time.Minute }
 	a := openTarget(t, named, func(cfg *Config) { slow(cfg); cfg.Observer = prommetrics.New(reg) })
 	b := openTarget(t, target, slow)
-	if !a.listenerLive.Load() || gatherTotals(t, reg)["rolegate_change_listener_up"] != 1 {
+	if !a.feed.Live() || gatherTotals(t, reg)["rolegate_change_listener_up"] != 1 {
 		t.Fatal("rolegate_change_listener_up is not 1 after Open")
 	}
 	ctx := context.Background()
@@ -43,9 +43,9 @@ func TestMetricsReplicas(t *testing.T) {
 	// with sara cached, so the revoke below is what a checks next.
 	eventually(t, 5*time.Second, "a caught up with sara cached", func() bool {
 		ca.UserHasPermission(ctx, "sara", "edit")
-		a.checkRevisions(ctx, nil) // what the poller would do, now
+		a.feed.Check(ctx, nil) // what the poller would do, now
 		revs, err := storage.Revisions(ctx, a.db, []string{ca.scope.NS})
-		return err == nil && ca.known.Load() == revs[ca.scope.NS] && ca.cache.Len() > 0
+		return err == nil && ca.follow.Known() == revs[ca.scope.NS] && ca.cache.Len() > 0
 	})
 	lagBefore := histogramCount(t, reg, "rolegate_revision_lag")
 	replicaBefore := gathered(t, reg, "rolegate_cache_invalidations_total", "cause", "replica_change")

@@ -159,7 +159,7 @@ func TestMetricsScrape(t *testing.T) {
 		bearer := "Bearer " + h.key
 		h.get(t, "/notes/1", "X-User", "sara")
 		h.get(t, "/notes/1", "X-User", "sara")
-		h.az.flushAll("test") // a flush; jack then leaves the cache holding an entry
+		h.az.feed.FlushAll("test") // a flush; jack then leaves the cache holding an entry
 		h.get(t, "/notes/1", "X-User", "jack")
 		h.get(t, "/notes/1")
 		h.get(t, "/api/roles", "Authorization", bearer)

@@ -73,7 +73,7 @@ func newMetrics(cfg Config, az *Authz) (*meters, error) {
 	for o := range outcomes {
 		outcomes[o] = middleware.GuardOutcome(o).String()
 	}
-	o, err := observe.Start(cfg.Observer, outcomes, az.cacheBudget.Used, az.listenerLive.Load)
+	o, err := observe.Start(cfg.Observer, outcomes, az.cacheBudget.Used, az.feed.Live)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rolegate/rolegate/middleware"
-	"github.com/rolegate/rolegate/storage"
 )
 
 // pingTimeout bounds the store probe of GET /ping.
@@ -56,8 +55,8 @@ func (az *Authz) restPing(c *gin.Context) {
 		return
 	}
 	d := pingData{Status: "ok", Store: true, RevisionLag: lag}
-	if storage.IsPostgres(az.db) {
-		live := az.listenerLive.Load()
+	if az.feed.Listens() {
+		live := az.feed.Live()
 		d.Listener = &live
 	}
 	middleware.Respond(c, http.StatusOK, "ok", d)
@@ -81,35 +80,11 @@ func (az *Authz) probe(ctx context.Context, requestID string) (ok bool, lag int6
 	var err error
 	if err = az.db.PingContext(pctx); err != nil {
 		az.log.Warn("ping: store unreachable", "request_id", requestID, "error", err)
-	} else if p.lag, err = az.revisionLag(pctx); err != nil {
+	} else if p.lag, err = az.feed.Lag(pctx); err != nil {
 		az.log.Warn("ping: store revisions unreadable", "request_id", requestID, "error", err)
 	} else {
 		p.ok = true
 	}
 	p.at = time.Now()
 	return p.ok, p.lag
-}
-
-// revisionLag reads the store's revision of every client whose cache holds
-// something (as the periodic check does) and returns the largest count of
-// revisions a cache has not seen.
-func (az *Authz) revisionLag(ctx context.Context) (int64, error) {
-	var nss []string
-	clients := map[string]*Client{}
-	az.clients.Range(func(_ string, c *Client) bool {
-		if c.cacheHolds() {
-			nss = append(nss, c.scope.NS)
-			clients[c.scope.NS] = c
-		}
-		return true
-	})
-	revs, err := storage.Revisions(ctx, az.db, nss)
-	if err != nil {
-		return 0, err
-	}
-	var lag int64
-	for ns, c := range clients {
-		lag = max(lag, az.unseen(ctx, c, revs[ns]))
-	}
-	return lag, nil
 }

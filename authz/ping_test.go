@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -127,7 +128,7 @@ func TestPingRevisionLag(t *testing.T) {
 	if lag := pingBody(t, b, e)["revision_lag"]; lag != json.Number("2") {
 		t.Errorf("lag %v after b's own write above the gap, want 2", lag)
 	}
-	b.checkRevisions(ctx, nil)
+	b.feed.Check(ctx, nil)
 	if lag := pingBody(t, b, e)["revision_lag"]; lag != json.Number("0") {
 		t.Errorf("lag %v after the revision check, want 0", lag)
 	}
@@ -153,7 +154,7 @@ func TestPingListener(t *testing.T) {
 	// through the flag /ping reads, which is cheaper to poll than /ping.
 	sawDown := false
 	eventually(t, 10*time.Second, "the listener lost, then back", func() bool {
-		live := az.listenerLive.Load()
+		live := az.feed.Live()
 		sawDown = sawDown || !live
 		return sawDown && live
 	})
@@ -161,29 +162,8 @@ func TestPingListener(t *testing.T) {
 		t.Errorf("listener %v once back", l)
 	}
 	// What /ping says while it is down, without racing the reconnection.
-	az.listenerLive.Store(false)
+	az.feed.Unsubscribed(errors.New("connection reset"), time.Minute)
 	if l := pingBody(t, az, e)["listener"]; l != false {
 		t.Errorf("listener %v while down", l)
-	}
-}
-
-// caughtUp moves the cache's known revision to what a check read, unless
-// our own writes carried it further meanwhile; a store gone back is
-// believed.
-func TestCaughtUp(t *testing.T) {
-	var c Client
-	c.caughtUp(0, 5)
-	if k := c.known.Load(); k != 5 {
-		t.Fatalf("known %d after catching up to 5", k)
-	}
-	c.known.CompareAndSwap(5, 6) // our write of revision 6
-	c.known.CompareAndSwap(6, 7) // and 7, during a check that read 6
-	c.caughtUp(5, 6)
-	if k := c.known.Load(); k != 7 {
-		t.Fatalf("known %d, want 7: our writes carried it past the check", k)
-	}
-	c.caughtUp(7, 2)
-	if k := c.known.Load(); k != 2 {
-		t.Fatalf("known %d, want 2: the store went back", k)
 	}
 }

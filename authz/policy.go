@@ -26,6 +26,10 @@ type Policy struct {
 	// list is empty (which removes every membership). ParsePolicy sets it
 	// when the file has a memberships key.
 	ManageMemberships bool `json:"-" yaml:"-"`
+	// Tests are decisions the policy must give (the file's tests key):
+	// rolegatectl policy test and package authz/authztest check them.
+	// Applying a policy ignores them; the store keeps none.
+	Tests []PolicyCase `json:"tests,omitempty" yaml:"tests,omitempty"`
 }
 
 // PolicyRole is one role of a policy.
@@ -116,55 +120,78 @@ func sortedSet(v []string) []string {
 }
 
 // Validate checks a policy: version, names, no role twice, and every role
-// that a role inherits or a membership names is in the policy.
+// that a role inherits or a membership names is in the policy. An error is
+// a *PolicyFileError (errors.Is ErrInvalidPolicy) whose Path names the
+// entry at fault, so that ParsePolicy can name its line.
 func (p *Policy) Validate() error {
 	if p.Version != 0 && p.Version != PolicyVersion {
-		return fmt.Errorf("%w: policy version %d is not supported (this build reads %d)", ErrInvalidPolicy, p.Version, PolicyVersion)
+		return invalidAt([]any{"version"}, "policy version %d is not supported (this build reads %d)", p.Version, PolicyVersion)
 	}
 	seen := make(map[string]bool, len(p.Roles))
 	for i, r := range p.Roles {
 		if err := checkNames("role", r.Name); err != nil {
-			return fmt.Errorf("%w: roles[%d]: %v", ErrInvalidPolicy, i, err)
+			return invalidAt([]any{"roles", i, "name"}, "roles[%d]: %v", i, err)
 		}
 		if seen[r.Name] {
-			return fmt.Errorf("%w: roles[%d]: role %q appears twice", ErrInvalidPolicy, i, r.Name)
+			return invalidAt([]any{"roles", i, "name"}, "roles[%d]: role %q appears twice", i, r.Name)
 		}
 		seen[r.Name] = true
 		if err := checkDescription(r.Description); err != nil {
-			return fmt.Errorf("%w: role %q: %v", ErrInvalidPolicy, r.Name, err)
+			return invalidAt([]any{"roles", i, "description"}, "role %q: %v", r.Name, err)
 		}
-		for _, perm := range r.Permissions {
+		for j, perm := range r.Permissions {
 			if err := checkNames("permission", perm); err != nil {
-				return fmt.Errorf("%w: role %q: %v", ErrInvalidPolicy, r.Name, err)
+				return invalidAt([]any{"roles", i, "permissions", j}, "role %q: %v", r.Name, err)
 			}
 		}
 	}
-	for _, r := range p.Roles {
-		for _, parent := range r.Inherits {
+	for i, r := range p.Roles {
+		for j, parent := range r.Inherits {
+			at := []any{"roles", i, "inherits", j}
 			if !seen[parent] {
-				return fmt.Errorf("%w: role %q inherits %q, which the policy does not define", ErrInvalidPolicy, r.Name, parent)
+				return invalidAt(at, "role %q inherits %q, which the policy does not define", r.Name, parent)
 			}
 			if parent == r.Name {
-				return fmt.Errorf("%w: role %q inherits itself", ErrInvalidPolicy, r.Name)
+				return invalidAt(at, "role %q inherits itself", r.Name)
 			}
 		}
 	}
 	if cyc := inheritanceCycle(p.Roles); cyc != nil {
-		return fmt.Errorf("%w: inheritance makes a cycle: %s", ErrInvalidPolicy, strings.Join(cyc, " -> "))
+		i := slices.IndexFunc(p.Roles, func(r PolicyRole) bool { return r.Name == cyc[0] })
+		return invalidAt([]any{"roles", i}, "inheritance makes a cycle: %s", strings.Join(cyc, " -> "))
 	}
 	for i, m := range p.Memberships {
-		kv := []string{"user", m.User, "role", m.Role}
-		if m.Scope != "" {
-			kv = append(kv, "scope", m.Scope)
+		if err := m.validate(seen); err != nil {
+			return invalidAt([]any{"memberships", i}, "memberships[%d]: %v", i, err)
 		}
-		if err := checkNames(kv...); err != nil {
-			return fmt.Errorf("%w: memberships[%d]: %v", ErrInvalidPolicy, i, err)
-		}
-		if !seen[m.Role] {
-			return fmt.Errorf("%w: memberships[%d]: role %q is not defined by the policy", ErrInvalidPolicy, i, m.Role)
+	}
+	for i, tc := range p.Tests {
+		if err := tc.validate(); err != nil {
+			return invalidAt([]any{"tests", i}, "tests[%d]: %v", i, err)
 		}
 	}
 	return nil
+}
+
+// validate checks one membership's names, and that its role is one of
+// roles.
+func (m PolicyMembership) validate(roles map[string]bool) error {
+	if err := m.checkNames(); err != nil {
+		return err
+	}
+	if !roles[m.Role] {
+		return fmt.Errorf("role %q is not defined by the policy", m.Role)
+	}
+	return nil
+}
+
+// checkNames checks the names of one membership.
+func (m PolicyMembership) checkNames() error {
+	kv := []string{"user", m.User, "role", m.Role}
+	if m.Scope != "" {
+		kv = append(kv, "scope", m.Scope)
+	}
+	return checkNames(kv...)
 }
 
 // inheritanceCycle returns a cycle of the roles' inherits links (first

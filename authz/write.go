@@ -37,7 +37,7 @@ type writer struct{ db bun.IDB }
 // the revision bump and change log entry (which also queue the NOTIFY for
 // other replicas) and the audit record, so that a change never lands
 // without either. The change log entry carries this process's writer id,
-// by which the watcher knows the change for its own (see watch.go). After
+// by which the change feed knows the change for its own. After
 // commit it invalidates the local cache, so the very next check sees the
 // change.
 func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (changed bool, err error) {
@@ -101,7 +101,7 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		first = rev
 		if ch.renamed != "" {
 			// A second revision, so that other replicas drop both names.
-			renamed := storage.Change{User: ch.renamed, Writer: c.az.writer}
+			renamed := storage.Change{User: ch.renamed, Writer: c.az.feed.Writer()}
 			if rev, err = storage.RecordChange(ctx, tx, c.scope, renamed); err != nil {
 				return err
 			}
@@ -150,15 +150,8 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			}
 		}
 		// The cache now reflects first..rev too, when it reflected
-		// everything before them (see Client.known).
-		c.known.CompareAndSwap(first-1, rev)
-		if rev/storage.ChangesPruneEvery != (first-1)/storage.ChangesPruneEvery {
-			// After commit, so the revision row is not held meanwhile. A
-			// failure only leaves a few more entries for the next prune.
-			if err := storage.PruneChanges(ctx, c.az.db, c.scope.NS, rev); err != nil {
-				c.az.log.Debug("change log not pruned", "error", err)
-			}
-		}
+		// everything before them.
+		c.az.feed.Committed(ctx, c.follow, first, rev)
 	}
 	c.recordRevision(ctx, changed, rev)
 	return changed, nil
@@ -172,7 +165,7 @@ func (c *Client) logged(ch change) storage.Change {
 	if !ch.many && ch.action[:3] == "add" {
 		rows = 1
 	}
-	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.writer, Rows: rows}
+	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.feed.Writer(), Rows: rows}
 }
 
 // outcome words the result of a write for the audit log. Only a change

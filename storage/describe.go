@@ -2,18 +2,17 @@ package storage
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"github.com/uptrace/bun"
 )
 
 // Describe names the store for a startup line: "sqlite /path/file" or
 // "postgresql 10.0.0.5:5432/app (schema public)". It asks the database
 // itself, so it is right for a handle the host opened too, and it never
 // shows a password. When the question fails it says so instead.
-func Describe(ctx context.Context, db interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}, postgres bool) string {
-	if postgres {
+func Describe(ctx context.Context, db bun.IDB) string {
+	if IsPostgres(db) {
 		var dbname, schema, host string
 		var port int
 		err := db.QueryRowContext(ctx, `SELECT current_database(), coalesce(current_schema(), ''),

@@ -56,16 +56,16 @@ const revisionUpsert = `INSERT INTO rolegate_revisions (ns, revision) VALUES (?,
 	RETURNING revision, row_bound`
 
 // bumpRevision advances the namespace's revision, raising its row bound
-// by rows, and, on PostgreSQL, queues a NOTIFY that is delivered when the
-// transaction commits. Call it in the same transaction as the change it
-// stands for.
+// by rows, and, where the store announces writes (Listen), queues a
+// NOTIFY that is delivered when the transaction commits. Call it in the
+// same transaction as the change it stands for.
 func bumpRevision(ctx context.Context, db bun.IDB, ns string, rows int64) (int64, sql.NullInt64, error) {
 	var rev int64
 	var bound sql.NullInt64
 	if err := db.NewRaw(revisionUpsert, ns, rows).Scan(ctx, &rev, &bound); err != nil {
 		return 0, bound, Classify(err)
 	}
-	if IsPostgres(db) {
+	if Has(db, Listen) {
 		// The payload is the namespace digest only: no name, no key.
 		if _, err := db.NewRaw("SELECT pg_notify(?, ?)", ChangesChannel, ns).Exec(ctx); err != nil {
 			return 0, bound, Classify(err)

@@ -74,7 +74,7 @@ func TestBackupRestore(t *testing.T) {
 		}
 
 		dst := newKey()
-		if r := must(t, 0, s.url, dst, "restore", "-f", file); !strings.Contains(r.stdout, "restored 14 change(s)") {
+		if r := must(t, 0, s.url, dst, "restore", "-f", file, "--yes"); !strings.Contains(r.stdout, "restored 14 change(s)") {
 			t.Errorf("restore: %q", r.stdout)
 		}
 		after := everyList(t, s.url, dst, users, perms)
@@ -91,7 +91,7 @@ func TestBackupRestore(t *testing.T) {
 			t.Errorf("restore into a non-empty namespace: %q", r.stderr)
 		}
 		must(t, 0, s.url, dst, "member", "delete", "bob", "editor")
-		if r := must(t, 0, s.url, dst, "restore", "-f", file, "--merge"); !strings.Contains(r.stdout, "restored 1 change(s)") {
+		if r := must(t, 0, s.url, dst, "restore", "-f", file, "--merge", "--yes"); !strings.Contains(r.stdout, "restored 1 change(s)") {
 			t.Errorf("merge: %q", r.stdout)
 		}
 		must(t, 0, s.url, dst, "grant", "check", "admin", "extra") // a merge removes nothing

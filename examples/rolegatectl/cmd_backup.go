@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,6 +25,11 @@ type backupFile struct {
 	Format  string    `json:"format"`
 	Version int       `json:"version"`
 	Created time.Time `json:"created"`
+	// Namespace is the fingerprint of the namespace backed up (see
+	// namespaceFingerprint); restore warns when it restores into another.
+	// Backups written before it was recorded have none, and restore as
+	// before.
+	Namespace string `json:"namespace,omitempty"`
 	// Scopes: files written before GET /api/scoped_memberships held the
 	// scopes named with --scopes here; backups now hold every scope and
 	// leave it out. Read and ignored.
@@ -50,7 +57,7 @@ func newBackupCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b := backupFile{Format: backupFormat, Version: 1, Created: time.Now().UTC(), Policy: p, Memberships: p.Memberships}
+			b := backupFile{Format: backupFormat, Version: 1, Created: time.Now().UTC(), Namespace: namespaceFingerprint(a.key), Policy: p, Memberships: p.Memberships}
 			b.Policy.Memberships = nil
 			if withAudit {
 				if b.Audit, err = readAudit(ctx, a); err != nil {
@@ -72,11 +79,17 @@ func newBackupCmd(g *globals) *cobra.Command {
 
 func newRestoreCmd(g *globals) *cobra.Command {
 	var file string
-	var merge, dryRun bool
+	var merge, dryRun, yes bool
 	cmd := &cobra.Command{
 		Use:   "restore -f FILE",
 		Short: "Restore a backup into an empty namespace (or, with --merge, add it to a non-empty one)",
-		Args:  exactArgs(0),
+		Long: `Restores a backup file into the namespace of the client key: first it
+prints what it will do (the changes, and who gains access as policy diff
+--impact says it), and it changes nothing without --yes (on a terminal it
+asks instead). A file with keys rolegatectl does not write is refused
+(exit 2, naming them); a backup taken from another namespace is restored
+with a warning that says so.`,
+		Args: exactArgs(0),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, _ []string) error {
 			if file == "" {
 				return usageErr("-f FILE is required (- for standard input)")
@@ -97,33 +110,100 @@ func newRestoreCmd(g *globals) *cobra.Command {
 				want = mergePolicies(cur, b.Policy)
 			}
 			ops := authz.PlanPolicy(cur, want)
+			imp := authz.PolicyImpact(cur, want)
+			warnNamespace(cmd.ErrOrStderr(), file, b.Namespace, namespaceFingerprint(a.key))
+			w := cmd.OutOrStdout()
 			if dryRun {
-				return g.showPlan(cmd.OutOrStdout(), ops)
+				if g.output == "json" {
+					return printJSON(w, map[string]any{"plan": nonNil(ops), "impact": imp})
+				}
+				if err := g.showPlan(w, ops); err != nil {
+					return err
+				}
+				return g.showImpact(w, imp, 0)
+			}
+			if g.output != "json" {
+				if _, err := fmt.Fprintf(w, "restore: %s\n", planCounts(ops)); err != nil {
+					return err
+				}
+				if err := g.impactSummary(w, imp, true); err != nil {
+					return err
+				}
+			}
+			if len(ops) > 0 && !yes {
+				if err := g.confirm(cmd, fmt.Sprintf("restoring makes %d change(s)", len(ops))); err != nil {
+					return err
+				}
 			}
 			if err := applyPlan(ctx, a, ops); err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "restored %d change(s)\n", len(ops))
+			if g.output == "json" {
+				return printJSON(w, map[string]any{"restored": nonNil(ops), "impact": imp})
+			}
+			_, err = fmt.Fprintf(w, "restored %d change(s)\n", len(ops))
 			return err
 		}),
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "backup file (- for standard input)")
 	cmd.Flags().BoolVar(&merge, "merge", false, "add the backup to a namespace that is not empty (nothing is removed)")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and make none")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and who gains and loses access, and make no change")
+	cmd.Flags().BoolVar(&yes, "yes", false, "restore without asking")
 	return cmd
 }
 
-// readBackup reads and checks a backup file.
-func readBackup(g *globals, file string) (backupFile, error) {
-	var raw []byte
-	var err error
-	if file == "-" {
-		raw, err = io.ReadAll(g.env.stdin)
-	} else {
-		raw, err = os.ReadFile(file)
+// namespaceFingerprint identifies the namespace of a client key in a
+// backup: a digest of the namespace id (the SHA-256 of the normalised key,
+// which every stored row carries), so equal for the same key on any
+// server and useless to recover the key.
+func namespaceFingerprint(key string) string {
+	ns := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(key))))
+	sum := sha256.Sum256([]byte("rolegate backup namespace\x00" + hex.EncodeToString(ns[:])))
+	return hex.EncodeToString(sum[:16])
+}
+
+// warnNamespace warns when a backup comes from another namespace than the
+// one it is restored into, or does not say which.
+func warnNamespace(w io.Writer, file, from, into string) {
+	switch from {
+	case into:
+	case "":
+		fmt.Fprintf(w, "rolegatectl: note: %s does not record the namespace it was taken from (written by an older rolegatectl)\n", file)
+	default:
+		fmt.Fprintf(w, "rolegatectl: warning: %s was taken from another namespace (fingerprint %s) than this key's (%s)\n", file, from, into)
 	}
+}
+
+// planCounts says how many operations of each kind a plan holds.
+func planCounts(ops []authz.Operation) string {
+	if len(ops) == 0 {
+		return "no changes"
+	}
+	var kinds []string
+	n := map[string]int{}
+	for _, op := range ops {
+		kind := op.Op
+		if op.Scope != "" {
+			kind += " (scoped)"
+		}
+		if n[kind] == 0 {
+			kinds = append(kinds, kind)
+		}
+		n[kind]++
+	}
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%s %d", k, n[k])
+	}
+	return fmt.Sprintf("%d change(s): %s", len(ops), strings.Join(parts, ", "))
+}
+
+// readBackup reads and checks a backup file: keys rolegatectl does not
+// write (unknown, in another letter case, or repeated) are refused.
+func readBackup(g *globals, file string) (backupFile, error) {
+	raw, err := g.readInput(file)
 	if err != nil {
-		return backupFile{}, usageErr("%v", err)
+		return backupFile{}, err
 	}
 	var b backupFile
 	if err := json.Unmarshal(raw, &b); err != nil {
@@ -131,6 +211,13 @@ func readBackup(g *globals, file string) (backupFile, error) {
 	}
 	if b.Format != backupFormat || b.Version != 1 {
 		return backupFile{}, usageErr("%s: not a rolegate backup of version 1", file)
+	}
+	bad, err := strictKeys(raw, b)
+	if err != nil {
+		return backupFile{}, usageErr("%s: not a backup file: %v", file, err)
+	}
+	if len(bad) > 0 {
+		return backupFile{}, errUnknownKeys(file, bad)
 	}
 	b.Policy.Memberships, b.Policy.ManageMemberships = b.Memberships, true
 	if b.Policy.Memberships == nil {

@@ -127,7 +127,7 @@ memberships:
 		file := filepath.Join(t.TempDir(), "b.json")
 		must(t, 0, s.url, k, "backup", "-f", file, "--scopes", "org-42")
 		dst := newKey()
-		must(t, 0, s.url, dst, "restore", "-f", file)
+		must(t, 0, s.url, dst, "restore", "-f", file, "--yes")
 		must(t, 0, s.url, dst, "check", "alice", "read", "--scope", "org-42")
 		must(t, 1, s.url, dst, "check", "alice", "read")
 		var parents []map[string]string

@@ -40,6 +40,7 @@ func startServer(t testing.TB, target storagetest.Target) *server {
 	// Open mode (no admin keys) bounds each client's writes and reads in
 	// flight against strangers; this client is the test's own and faster.
 	cfg.OpenWritesPerSecond, cfg.MaxReadsInFlight = 1_000_000, 1<<20
+	cfg.MaxRowsPerClient = 1 << 20 // BenchmarkPolicyApply10000Grants stores 10,100 rows
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	az, err := authz.Open(ctx, cfg)

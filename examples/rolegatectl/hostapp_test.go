@@ -89,7 +89,7 @@ func TestAgainstHostapp(t *testing.T) {
 	before := everyList(t, url, key, users, perms)
 	file := filepath.Join(t.TempDir(), "b.json")
 	must(t, 0, url, key, "backup", "-f", file)
-	must(t, 0, url, fresh, "restore", "-f", file)
+	must(t, 0, url, fresh, "restore", "-f", file, "--yes")
 	after := everyList(t, url, fresh, users, perms)
 	for k, v := range before {
 		if !equalJSON(v, after[k]) {

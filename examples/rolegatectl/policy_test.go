@@ -119,7 +119,8 @@ func TestPolicyInheritanceRefusedByOlderServer(t *testing.T) {
 }
 
 // TestPolicySchemaMatchesFormat: the published JSON Schema names exactly
-// the fields ParsePolicy reads, and the example file parses.
+// the fields ParsePolicy reads (a case's fields are those of a cases
+// file's entries too), and the example file parses.
 func TestPolicySchemaMatchesFormat(t *testing.T) {
 	b, err := os.ReadFile("policy.schema.json")
 	if err != nil {
@@ -131,6 +132,11 @@ func TestPolicySchemaMatchesFormat(t *testing.T) {
 				Properties map[string]any `json:"properties"`
 			} `json:"items"`
 		} `json:"properties"`
+		Defs struct {
+			Case struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"case"`
+		} `json:"$defs"`
 	}
 	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
@@ -164,6 +170,8 @@ func TestPolicySchemaMatchesFormat(t *testing.T) {
 	check("policy", top, fields(authz.Policy{}))
 	check("role", keys(schema.Properties["roles"].Items.Properties), fields(authz.PolicyRole{}))
 	check("membership", keys(schema.Properties["memberships"].Items.Properties), fields(authz.PolicyMembership{}))
+	check("case", keys(schema.Defs.Case.Properties), fields(authz.PolicyCase{}))
+	check("cases file", []string{"cases", "memberships"}, fields(authz.PolicyCases{}))
 	ex, err := os.ReadFile("example-policy.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -93,7 +93,7 @@ func TestBackupRestoreEveryScope(t *testing.T) {
 			t.Fatalf("backup: %v, %d memberships, want 6:\n%s", err, len(b.Memberships), raw)
 		}
 		dst := newKey()
-		if r := must(t, 0, s.url, dst, "restore", "-f", file); !strings.Contains(r.stdout, "restored 13 change(s)") {
+		if r := must(t, 0, s.url, dst, "restore", "-f", file, "--yes"); !strings.Contains(r.stdout, "restored 13 change(s)") {
 			t.Errorf("restore: %q", r.stdout)
 		}
 		after := everyScopedList(t, s.url, dst, scopedUsers, scopedPerms, scopedScopes)

@@ -67,7 +67,7 @@ type Client interface {
 
 	// Revision is the token of the client's current revision; AtLeast
 	// brings the client's cache up to a token's revision (an error
-	// wrapping revision.ErrInvalid when the token is malformed or the
+	// wrapping feed.ErrInvalid when the token is malformed or the
 	// store has not reached it). A write run with a context from
 	// revision.Record reports its own token there.
 	Revision(ctx context.Context) (string, error)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/rolegate/rolegate/authz/internal/limits"
 
+	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
-	"github.com/rolegate/rolegate/authz/internal/revision"
 )
 
 // Errors of the REST layer that are not errors of the library API.
@@ -29,7 +29,7 @@ func StatusOf(err error) (int, string) {
 		return http.StatusBadRequest, "invalid name"
 	case errors.Is(err, rbac.ErrBadRequest):
 		return http.StatusBadRequest, "malformed request"
-	case errors.Is(err, revision.ErrInvalid):
+	case errors.Is(err, feed.ErrInvalid):
 		return http.StatusBadRequest, "invalid revision"
 	case errors.Is(err, errBodyTooLarge):
 		return http.StatusRequestEntityTooLarge, "body too large"

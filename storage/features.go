@@ -1,0 +1,33 @@
+package storage
+
+import (
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+)
+
+// Feature is something one store can do and another cannot. Code outside
+// this package asks for the capability it relies on (Has(db, Listen)), not
+// for a database by name, so that a store added later is one row in
+// features rather than a hunt through every caller.
+type Feature uint8
+
+const (
+	// Listen: the store announces a write to listening connections when it
+	// commits (PostgreSQL's LISTEN/NOTIFY), so other processes hear of it
+	// at once. Without it only a periodic read of the revisions does.
+	Listen Feature = 1 << iota
+	// SingleWriter: one write transaction at a time for the whole store
+	// (SQLite's database lock), whichever client it is for.
+	SingleWriter
+)
+
+// features is what each dialect's store can do.
+var features = map[dialect.Name]Feature{
+	dialect.PG:     Listen,
+	dialect.SQLite: SingleWriter,
+}
+
+// Has reports whether db's store has the feature.
+func Has(db bun.IDB, f Feature) bool {
+	return features[db.Dialect().Name()]&f != 0
+}
