@@ -85,8 +85,9 @@ func (w Where) MarshalJSON() ([]byte, error) {
 // holds a scope where the user holds the permission:
 //
 //   - held globally: q unchanged, no condition;
-//   - held nowhere: WHERE 1 = 0, which the database answers without
-//     reading the table;
+//   - held nowhere: WHERE FALSE, which the database answers without
+//     reading the table (PostgreSQL plans no scan, SQLite's program jumps
+//     to its end before opening the table);
 //   - otherwise: column = ANY(?) with the scopes as one array on
 //     PostgreSQL, column IN (...) elsewhere.
 //
@@ -97,7 +98,7 @@ func (w Where) Filter(q *bun.SelectQuery, column string) *bun.SelectQuery {
 	case w.global:
 		return q
 	case len(w.scopes) == 0:
-		return q.Where("1 = 0")
+		return q.Where("FALSE")
 	}
 	return storage.WhereIn(q, column, w.scopes)
 }

@@ -1,8 +1,6 @@
 package rest
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -103,100 +101,53 @@ func checkRoute() route {
 	}
 }
 
-// checkIn is one check as sent: Scope nil when absent (an empty scope,
-// like ?scope=, breaks the naming rule).
-type checkIn struct {
-	User       string  `json:"user"`
-	Permission string  `json:"permission"`
-	Scope      *string `json:"scope"`
-}
-
 // malformedChecks is the refusal of a body that is not a list of checks.
 func malformedChecks() error {
 	return refuse(fmt.Errorf(`%w: body must be a JSON object with a "checks" list of {"user", "permission", "scope"} (scope optional)`, errBadRequest))
 }
 
-// readChecks decodes {"checks": [check...] or null} and nothing else,
-// checking each name as it comes and refusing check MaxChecks (the
-// 1,001st) as soon as it is seen.
+// readChecks reads the body (up to MaxCheckBodyBytes) and its checks (see
+// scanChecks), with the names checked.
 func readChecks(body io.Reader) ([]rbac.Check, error) {
 	if body == nil {
 		return nil, malformedChecks()
 	}
-	dec := json.NewDecoder(body)
-	fail := func(err error) ([]rbac.Check, error) {
+	b, err := io.ReadAll(body)
+	if err != nil {
 		if middleware.IsBodyTooLarge(err) {
 			return nil, refuse(fmt.Errorf("%w: over %d bytes", errBodyTooLarge, MaxCheckBodyBytes))
 		}
-		return nil, malformedChecks()
+		return nil, refuse(fmt.Errorf("%w: body could not be read", errBadRequest))
 	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return fail(err)
+	raw, err := scanChecks(b, MaxChecks)
+	if err != nil {
+		if errors.Is(err, errCheckSyntax) || errors.Is(err, errCheckKeys) {
+			return nil, malformedChecks()
+		}
+		return nil, refuse(fmt.Errorf("%w: %w", errBadRequest, err))
 	}
-	checks := []rbac.Check{}
-	seen := false
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil || tok != "checks" || seen {
-			return fail(err)
-		}
-		seen = true
-		if tok, err = dec.Token(); err != nil {
-			return fail(err)
-		}
-		if tok == nil { // "checks": null
-			continue
-		}
-		if tok != json.Delim('[') {
-			return fail(nil)
-		}
-		for dec.More() {
-			i := len(checks)
-			if i == MaxChecks {
-				return nil, refuse(fmt.Errorf("%w: check %d: at most %d checks in one request", errBadRequest, i, MaxChecks))
-			}
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return fail(err)
-			}
-			// Each check on its own, so that a field it does not know is
-			// refused naming the check.
-			var in checkIn
-			strict := json.NewDecoder(bytes.NewReader(raw))
-			strict.DisallowUnknownFields()
-			if err := strict.Decode(&in); err != nil {
-				return nil, refuse(fmt.Errorf(`%w: check %d: must be {"user", "permission", "scope"} with string values (scope optional)`, errBadRequest, i))
-			}
-			ck, err := checkNamesOf(i, in)
-			if err != nil {
-				return nil, err
-			}
-			checks = append(checks, ck)
-		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-			return fail(err)
-		}
-	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
-		return fail(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fail(err)
-	}
-	return checks, nil
+	return asChecks(raw)
 }
 
 // checkNamesOf normalises a check's names (NFC, as the path's names are)
 // and applies the naming rule, naming the check by index.
-func checkNamesOf(i int, in checkIn) (rbac.Check, error) {
-	ck := rbac.Check{User: middleware.NormalizeName(in.User), Permission: middleware.NormalizeName(in.Permission)}
-	kv := []string{"user", ck.User, "permission", ck.Permission}
-	if in.Scope != nil {
-		ck.Scope = middleware.NormalizeName(*in.Scope)
-		kv = append(kv, "scope", ck.Scope)
+func checkNamesOf(i int, in rawCheck) (rbac.Check, error) {
+	ck := rbac.Check{User: middleware.NormalizeName(in.user), Permission: middleware.NormalizeName(in.permission)}
+	switch {
+	case !middleware.ValidName(ck.User):
+		return rbac.Check{}, badCheckName(i, "user", ck.User)
+	case !middleware.ValidName(ck.Permission):
+		return rbac.Check{}, badCheckName(i, "permission", ck.Permission)
+	case in.scope == nil:
+		return ck, nil
 	}
-	if err := rbac.CheckNames(kv...); err != nil {
-		return rbac.Check{}, refuse(fmt.Errorf("check %d: %w", i, err))
+	if ck.Scope = middleware.NormalizeName(*in.scope); !middleware.ValidName(ck.Scope) {
+		return rbac.Check{}, badCheckName(i, "scope", ck.Scope)
 	}
 	return ck, nil
+}
+
+// badCheckName is the refusal of check i's name of kind.
+func badCheckName(i int, kind, name string) error {
+	return refuse(fmt.Errorf("check %d: %w", i, rbac.CheckNames(kind, name)))
 }

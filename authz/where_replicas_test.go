@@ -1,0 +1,122 @@
+package authz
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rolegate/rolegate/storage/storagetest"
+)
+
+// TestWhereCanAcrossReplicas: two Authz on one store, A writing. A's own
+// where-can and batch answers follow each write at once; B's follow within
+// the usual window (the listener on PostgreSQL, the revision check of 1 s
+// on SQLite), and at once with the write's revision (AtLeast). Each round
+// changes a scoped membership, a grant or an inheritance link.
+func TestWhereCanAcrossReplicas(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		a, b := openTarget(t, target, nil), openTarget(t, target, nil)
+		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
+		seed(t,
+			func() (bool, error) { return ca.AddRole(ctx, "viewer", "") },
+			func() (bool, error) { return ca.AddRole(ctx, "editor", "") },
+			func() (bool, error) { return ca.AddPermission(ctx, "editor", "edit") },
+			func() (bool, error) { return ca.AddMembershipIn(ctx, "org-base", "alice", "viewer") },
+		)
+		// Warm B's cache for alice, so that a change has something to make
+		// stale.
+		if _, err := cb.WhereCan(ctx, "alice", "edit"); err != nil {
+			t.Fatal(err)
+		}
+
+		const rounds = 12
+		var windows []time.Duration
+		for r := range rounds {
+			org := fmt.Sprintf("org-%02d", r)
+			var want []string
+			var tok string
+			wctx := WithWriteRevision(ctx, &tok)
+			var err error
+			switch r % 3 {
+			case 0: // a scoped membership granting edit
+				_, err = ca.AddMembershipIn(wctx, org, "alice", "editor")
+			case 1: // a grant to the role alice holds in org-base
+				_, err = ca.AddPermission(wctx, "viewer", "edit")
+			case 2: // through inheritance instead, then the grant revoked
+				if _, err = ca.DelPermission(ctx, "viewer", "edit"); err == nil {
+					_, err = ca.AddInheritance(wctx, "viewer", "editor")
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			written := time.Now()
+			where := "org-base" // the scope where the round's change grants edit
+			if r%3 == 0 {
+				where = org
+			}
+			// What A answers now is the truth the store holds.
+			wa, err := ca.WhereCan(ctx, "alice", "edit")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = wa.Scopes()
+			if !slices.Equal(want, []string{where}) {
+				t.Fatalf("round %d: A does not see its own write at once: %q", r, want)
+			}
+			if got, err := ca.CheckMany(ctx, []Check{{User: "alice", Permission: "edit", Scope: where}}); err != nil || !got[0] {
+				t.Fatalf("round %d: A's batch answer %v, %v", r, got, err)
+			}
+			// B, within the window.
+			for {
+				wb, err := cb.WhereCan(ctx, "alice", "edit")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if slices.Equal(wb.Scopes(), want) {
+					break
+				}
+				if time.Since(written) > 5*time.Second {
+					t.Fatalf("round %d: B still answers %q 5 s after the write, want %q", r, wb.Scopes(), want)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			windows = append(windows, time.Since(written))
+			if got, err := cb.CheckMany(ctx, []Check{{User: "alice", Permission: "edit", Scope: where}}); err != nil || !got[0] {
+				t.Fatalf("round %d: B's batch answer %v, %v", r, got, err)
+			}
+			// Undo the round's change on A; B with the revision of the undo
+			// answers from it at once.
+			var undo string
+			uctx := WithWriteRevision(ctx, &undo)
+			switch r % 3 {
+			case 0:
+				_, err = ca.DelMembershipIn(uctx, org, "alice", "editor")
+			case 1:
+				_, err = ca.DelPermission(uctx, "viewer", "edit")
+			case 2:
+				_, err = ca.DelInheritance(uctx, "viewer", "editor")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cb.AtLeast(ctx, undo); err != nil {
+				t.Fatal(err)
+			}
+			wb, err := cb.WhereCan(ctx, "alice", "edit")
+			if err != nil || !wb.Nowhere() {
+				t.Fatalf("round %d: B at the undo's revision answers %v %q, %v; want nowhere", r, wb.Global(), wb.Scopes(), err)
+			}
+			if got, err := cb.CheckMany(ctx, []Check{{User: "alice", Permission: "edit", Scope: where}}); err != nil || got[0] {
+				t.Fatalf("round %d: B's batch answer at the undo's revision %v, %v", r, got, err)
+			}
+		}
+		slices.Sort(windows)
+		t.Logf("%s: B answered a write of A after %v (median), %v (worst) over %d rounds",
+			target.Name, windows[len(windows)/2].Round(time.Microsecond), windows[len(windows)-1].Round(time.Microsecond), rounds)
+	})
+}
