@@ -24,7 +24,7 @@ import (
 	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/authz/internal/keyring"
 	"github.com/rolegate/rolegate/authz/internal/limits"
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -45,7 +45,7 @@ type Authz struct {
 	auditKey []byte        // keys the client fingerprints in audit records
 	clients  *xsync.MapOf[string, *Client]
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login    loginx.Login
+	login    loginapi.Login
 	resolver middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
@@ -89,6 +89,12 @@ type Authz struct {
 // listener is live (or its first attempt failed; it keeps retrying). One
 // Info line names the store, the migrations applied and the listener's
 // state. Any problem is one clear error; nothing is left running.
+//
+// The SQLite default needs a SQLite driver linked: the embedded one
+// (import _ "github.com/rolegate/rolegate/authz/sqlite") or the host's own
+// (modernc.org/sqlite, or github.com/mattn/go-sqlite3 as gorm's SQLite
+// driver links), each opened with foreign keys on in its own spelling.
+// Without one, Open says so (storage.ErrNoSQLiteDriver).
 func Open(ctx context.Context, cfg Config) (*Authz, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -105,9 +111,15 @@ func Open(ctx context.Context, cfg Config) (*Authz, error) {
 // instead of one opened from cfg's database settings (which are ignored).
 // rolegate's tables keep their rolegate_ prefix and its migrations their
 // own table and lock, so they live beside the host's own tables and
-// migrations. Close leaves db open: it is the host's. A SQLite handle must
-// have foreign keys on (_pragma=foreign_keys(1)), since deleting a role
-// removes its grants by cascade; WAL and a busy timeout are advisable.
+// migrations. Close leaves db open: it is the host's. OpenDB links no
+// database driver: the handle's is the host's.
+//
+// A SQLite handle must have foreign keys on for every connection of its
+// pool, which OpenDB checks on several at once: _pragma=foreign_keys(1) in
+// the DSN with modernc.org/sqlite, _foreign_keys=1 with
+// github.com/mattn/go-sqlite3 (gorm's SQLite driver), or a connection hook;
+// a PRAGMA run once holds on one connection only and is refused. WAL and a
+// busy timeout are advisable.
 func OpenDB(ctx context.Context, db *bun.DB, cfg Config) (*Authz, error) {
 	if db == nil {
 		return nil, errors.New("authz: OpenDB: nil *bun.DB")
@@ -119,12 +131,8 @@ func OpenDB(ctx context.Context, db *bun.DB, cfg Config) (*Authz, error) {
 	switch db.Dialect().Name() {
 	case dialect.PG:
 	case dialect.SQLite:
-		var on int
-		if err := db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&on); err != nil {
-			return nil, fmt.Errorf("authz: OpenDB: %w", storage.Classify(err))
-		}
-		if on != 1 {
-			return nil, errors.New("authz: OpenDB: the SQLite handle has foreign keys off; open it with _pragma=foreign_keys(1) (rolegate deletes a role's grants by cascade)")
+		if err := storage.CheckForeignKeys(ctx, db); err != nil {
+			return nil, fmt.Errorf("authz: OpenDB: %w", err)
 		}
 	default:
 		return nil, fmt.Errorf("authz: OpenDB: unsupported dialect %s (use SQLite or PostgreSQL)", db.Dialect().Name())

@@ -69,19 +69,24 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // change and one for all the operations that changed nothing. When one fails, nothing is stored and the error is a
 // *BatchError naming it.
 func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error) {
+	results, _, err := c.batch(ctx, ops)
+	return results, err
+}
+
+func (c *Client) batch(ctx context.Context, ops []Operation) ([]OpResult, written, error) {
 	ops = normalizeOperations(ops)
 	if err := checkOperations(ops); err != nil {
 		c.az.auditRefusal(ctx, c.fingerprint, "batch", "batch", err)
-		return nil, err
+		return nil, written{}, err
 	}
 	var results []OpResult
-	_, err := c.write(ctx, change{action: "batch", resource: "batch", many: true}, func(ctx context.Context, w writer) (bool, error) {
+	wr, err := c.write(ctx, change{action: "batch", resource: "batch", many: true}, func(ctx context.Context, w writer) (bool, error) {
 		var err error
 		results, err = c.runOperations(ctx, w.db, ops)
 		return anyChanged(results), err
 	})
 	if err != nil {
-		return nil, err
+		return nil, written{}, err
 	}
 	if !c.az.cfg.DisableAuditLogging {
 		n := batchAudited(results)
@@ -90,7 +95,7 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 			c.az.pruner.Settle(ctx)
 		}
 	}
-	return results, nil
+	return results, wr, nil
 }
 
 // normalizeOperations returns ops with every name in NFC (a copy; the

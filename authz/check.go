@@ -188,13 +188,13 @@ func (l storeLoader) UserRoles(ctx context.Context, user string) ([]string, map[
 	return global, byScope, storage.Classify(err)
 }
 
-// RoleEffective reads the roles' effective permissions, inherited ones
-// included, with the roles they come from (each role and its ancestors)
-// as sources: a grant, a revoke or a link change on any of them drops the
-// set. All of a user's roles are read in one statement (a few for
+// RoleGrants reads the roles' sources (each role and its ancestors: a
+// grant, a revoke or a link change on any of them drops the role's set)
+// with the grants of each, inherited permissions being the ancestors'
+// grants. All of a user's roles are read in one statement (a few for
 // thousands), not one per role.
-func (l storeLoader) RoleEffective(ctx context.Context, roles []string, fn func(role string, perms, sources []string) error) error {
-	err := storage.RoleEffective(ctx, l.c.az.db, l.c.scope, roles, fn)
+func (l storeLoader) RoleGrants(ctx context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
+	err := storage.RoleGrants(ctx, l.c.az.db, l.c.scope, roles, fn)
 	if err != nil {
 		l.countError(err)
 		return storage.Classify(err)

@@ -202,9 +202,9 @@ func (l *countingLoader) UserRoles(ctx context.Context, user string) ([]string, 
 	return l.Loader.UserRoles(ctx, user)
 }
 
-func (l *countingLoader) RoleEffective(ctx context.Context, roles []string, fn func(role string, perms, sources []string) error) error {
+func (l *countingLoader) RoleGrants(ctx context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
 	l.roles.Add(1)
-	return l.Loader.RoleEffective(ctx, roles, fn)
+	return l.Loader.RoleGrants(ctx, roles, fn)
 }
 
 // 64 goroutines checking one uncached user, released together, read the

@@ -49,12 +49,16 @@ const MaxDescriptionLength = 1024
 // AddRole creates a role. Adding one that exists changes nothing (not
 // even its description) and reports created=false.
 func (c *Client) AddRole(ctx context.Context, role, description string) (created bool, err error) {
+	return answered(c.addRole(ctx, role, description))
+}
+
+func (c *Client) addRole(ctx context.Context, role, description string) (written, error) {
 	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
-		return false, err
+		return written{}, err
 	}
 	if err := checkDescription(description); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "add_role", resource: "role:" + role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddRole(ctx, w.db, c.scope, role, description)
@@ -64,9 +68,13 @@ func (c *Client) AddRole(ctx context.Context, role, description string) (created
 // DelRole deletes a role with its memberships and permissions, in one
 // transaction; re-creating the role brings none of them back.
 func (c *Client) DelRole(ctx context.Context, role string) (deleted bool, err error) {
+	return answered(c.delRole(ctx, role))
+}
+
+func (c *Client) delRole(ctx context.Context, role string) (written, error) {
 	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "del_role", resource: "role:" + role, role: role, roleDeleted: true}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteRole(ctx, w.db, c.scope, role)
@@ -76,9 +84,13 @@ func (c *Client) DelRole(ctx context.Context, role string) (deleted bool, err er
 // AddPermission grants a permission to a role; ErrRoleNotFound when the
 // role does not exist.
 func (c *Client) AddPermission(ctx context.Context, role, name string) (created bool, err error) {
+	return answered(c.addPermission(ctx, role, name))
+}
+
+func (c *Client) addPermission(ctx context.Context, role, name string) (written, error) {
 	role, name = middleware.NormalizeName(role), middleware.NormalizeName(name)
 	if err := checkNames("role", role, "permission", name); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddPermission(ctx, w.db, c.scope, role, name)
@@ -87,9 +99,13 @@ func (c *Client) AddPermission(ctx context.Context, role, name string) (created 
 
 // DelPermission revokes a permission from a role.
 func (c *Client) DelPermission(ctx context.Context, role, name string) (deleted bool, err error) {
+	return answered(c.delPermission(ctx, role, name))
+}
+
+func (c *Client) delPermission(ctx context.Context, role, name string) (written, error) {
 	role, name = middleware.NormalizeName(role), middleware.NormalizeName(name)
 	if err := checkNames("role", role, "permission", name); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "del_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeletePermission(ctx, w.db, c.scope, role, name)
@@ -99,9 +115,13 @@ func (c *Client) DelPermission(ctx context.Context, role, name string) (deleted 
 // AddMembership makes a user a member of a role; ErrRoleNotFound when the
 // role does not exist.
 func (c *Client) AddMembership(ctx context.Context, user, role string) (created bool, err error) {
+	return answered(c.addMembership(ctx, user, role))
+}
+
+func (c *Client) addMembership(ctx context.Context, user, role string) (written, error) {
 	role, user = middleware.NormalizeName(role), middleware.NormalizeName(user)
 	if err := checkNames("user", user, "role", role); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "add_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddMembership(ctx, w.db, c.scope, "", user, role)
@@ -110,9 +130,13 @@ func (c *Client) AddMembership(ctx context.Context, user, role string) (created 
 
 // DelMembership removes a user from a role.
 func (c *Client) DelMembership(ctx context.Context, user, role string) (deleted bool, err error) {
+	return answered(c.delMembership(ctx, user, role))
+}
+
+func (c *Client) delMembership(ctx context.Context, user, role string) (written, error) {
 	role, user = middleware.NormalizeName(role), middleware.NormalizeName(user)
 	if err := checkNames("user", user, "role", role); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "del_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteMembership(ctx, w.db, c.scope, "", user, role)
@@ -252,12 +276,16 @@ func checkNames(kv ...string) error { return rbac.CheckNames(kv...) }
 // changed is false when the description read so already. The change is
 // audited as set_description, in its own transaction, like every write.
 func (c *Client) SetRoleDescription(ctx context.Context, role, description string) (changed bool, err error) {
+	return answered(c.setRoleDescription(ctx, role, description))
+}
+
+func (c *Client) setRoleDescription(ctx context.Context, role, description string) (written, error) {
 	role = middleware.NormalizeName(role)
 	if err := checkNames("role", role); err != nil {
-		return false, err
+		return written{}, err
 	}
 	if err := checkDescription(description); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "set_description", resource: "role:" + role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.SetRoleDescription(ctx, w.db, c.scope, role, description)
@@ -275,8 +303,12 @@ func (c *Client) SetRoleDescription(ctx context.Context, role, description strin
 // ErrShapeLimit, with nothing stored, when role or a role inheriting from
 // it would pass Config.MaxInheritanceDepth or Config.MaxRoleAncestors.
 func (c *Client) AddInheritance(ctx context.Context, role, parent string) (created bool, err error) {
+	return answered(c.addInheritance(ctx, role, parent))
+}
+
+func (c *Client) addInheritance(ctx context.Context, role, parent string) (written, error) {
 	if err := checkNames("role", role, "parent", parent); err != nil {
-		return false, err
+		return written{}, err
 	}
 	// role: its effective set changes, and with it those of the roles
 	// inheriting from it (the cache drops every set built from role), as
@@ -289,8 +321,12 @@ func (c *Client) AddInheritance(ctx context.Context, role, parent string) (creat
 
 // DelInheritance removes role's inheritance from parent.
 func (c *Client) DelInheritance(ctx context.Context, role, parent string) (deleted bool, err error) {
+	return answered(c.delInheritance(ctx, role, parent))
+}
+
+func (c *Client) delInheritance(ctx context.Context, role, parent string) (written, error) {
 	if err := checkNames("role", role, "parent", parent); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "del_inheritance", resource: inheritResource(role, parent), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteInheritance(ctx, w.db, c.scope, role, parent)

@@ -11,10 +11,11 @@ import (
 
 	"github.com/joho/godotenv"
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
 	"github.com/rolegate/rolegate/storage"
@@ -142,16 +143,16 @@ type Config struct {
 	// resolver finds is added to it on first sight. Needs ClientKey.
 	DefaultRole string
 	// OAuthProviders are the identity providers accepted at login (from
-	// the environment: loginx.ProvidersFromEnv). They need Login.
-	OAuthProviders []loginx.ProviderConfig
+	// the environment: loginapi.ProvidersFromEnv). They need Login.
+	OAuthProviders []loginapi.ProviderConfig
 	// Login starts the token-exchange login when OAuthProviders are set:
 	// loginx.Start. It is the host's to set so that a host without login
 	// links none of it (OIDC, JOSE, OAuth 2); providers without it fail
 	// Open with a message that says so.
-	Login func(ctx context.Context, db *bun.DB, cfg loginx.Config) (loginx.Login, error)
+	Login func(ctx context.Context, db *bun.DB, cfg loginapi.Config) (loginapi.Login, error)
 	// LoginAttemptsPerMinute bounds login attempts per remote address
 	// (bursts of that many, refilled at that rate; more get 429). 0: the
-	// default (loginx.DefaultLoginAttemptsPerMinute); negative: no limit
+	// default (loginapi.DefaultLoginAttemptsPerMinute); negative: no limit
 	// (0 in the environment turns the limit off).
 	LoginAttemptsPerMinute int
 	// Samples holds the sample endpoints' credentials; they are mounted only
@@ -199,6 +200,13 @@ type Config struct {
 	// mounted routes, per cold check and per write, with the store's round
 	// trips inside (see the README, Tracing). Nil: no tracing.
 	TracerProvider trace.TracerProvider
+	// TextMapPropagator reads the incoming trace headers of a request
+	// that has no span yet, making its span a child of the caller's:
+	// otel.GetTextMapPropagator() to follow the global one, or
+	// propagation.TraceContext{}. Nil: none are read. (rolegate does not
+	// read otel's global itself: that package would link logr and otel's
+	// metric API into every host.)
+	TextMapPropagator propagation.TextMapPropagator
 	// TraceUserNames adds the user a check, a membership write or a REST
 	// request is about to its span (rolegate.user); off by default, since
 	// user names are personal data and traces often leave the host.
@@ -297,7 +305,7 @@ func ConfigFromEnv() (Config, error) {
 func ConfigFromLookup(getenv func(string) string) (Config, error) {
 	c := DefaultConfig()
 	errs := readSettings(&c, getenv)
-	providers, err := loginx.ProvidersFromEnv(getenv)
+	providers, err := loginapi.ProvidersFromEnv(getenv)
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/rolegate/rolegate/authz/internal/feed"
-	"github.com/rolegate/rolegate/authz/internal/revision"
 )
 
 // Reads that follow a write. Every write of a client bumps the client's
@@ -36,17 +35,6 @@ const (
 // from before the store was restored). HTTP 400.
 var ErrInvalidRevision = feed.ErrInvalid
 
-// WithWriteRevision returns a context with which a write (AddRole,
-// DelMembership, a batch, ...) stores in *dst the token of its revision
-// once it succeeded: the revision it made, or for a write that found
-// nothing to do (created=false, deleted=false), the client's revision
-// read after it. Hand the token to another replica's AtLeast (or a REST
-// read's ?at_least=) to read what the write did. *dst stays empty when
-// the write fails.
-func WithWriteRevision(ctx context.Context, dst *string) context.Context {
-	return revision.Record(ctx, dst)
-}
-
 // Revision returns the token of the client's current revision in the
 // store (one read by primary key): a read with AtLeast of it sees every
 // write committed before the call.
@@ -62,8 +50,8 @@ func (c *Client) Revision(ctx context.Context) (string, error) {
 }
 
 // AtLeast makes the client's cache reflect at least the revision of token
-// (a WithWriteRevision or Revision token, or a REST Rolegate-Revision
-// header): when it is behind, it catches up now (one read of the
+// (a Written.Revision from Client.Writes, a Revision token, or a REST
+// Rolegate-Revision header): when it is behind, it catches up now (one read of the
 // revision, one of the change log, dropping what changed) rather than
 // wait for the watcher. Checks that begin after it returns (and the
 // store reads, which are never behind) then answer from state at least
@@ -100,23 +88,6 @@ func (c *Client) confirm(ctx context.Context) error {
 		return ErrClosed
 	}
 	return c.az.feed.Confirm(ctx, c.follow)
-}
-
-// recordRevision fills the write's revision token (see
-// WithWriteRevision) after it succeeded: rev when it changed something
-// (the revision it made), otherwise the client's revision read now.
-func (c *Client) recordRevision(ctx context.Context, changed bool, rev int64) {
-	dst := revision.Recorder(ctx)
-	if dst == nil {
-		return
-	}
-	if !changed {
-		var err error
-		if rev, err = c.az.feed.Revision(ctx, c.follow); err != nil {
-			return
-		}
-	}
-	*dst = feed.Format(rev)
 }
 
 // consistencyProblems checks Config.Consistency.

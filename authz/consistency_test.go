@@ -33,20 +33,20 @@ func TestRevisionTokens(t *testing.T) {
 			}
 		}
 		revIs("r0")
-		var w1, w2, w3, w4 string
-		created, err := c.AddRole(WithWriteRevision(ctx, &w1), "editor", "")
-		if err != nil || !created || w1 != "r1" {
-			t.Fatalf("AddRole = %v, %v, token %q; want true, r1", created, err, w1)
+		w1, err := c.Writes().AddRole(ctx, "editor", "")
+		if err != nil || !w1.Changed || w1.Revision != "r1" {
+			t.Fatalf("AddRole = %v, %v, token %q; want true, r1", w1.Changed, err, w1.Revision)
 		}
 		revIs("r1")
-		if created, err = c.AddRole(WithWriteRevision(ctx, &w2), "editor", ""); err != nil || created || w2 != "r1" {
-			t.Fatalf("AddRole again = %v, %v, token %q; want false, r1", created, err, w2)
+		if w2, err := c.Writes().AddRole(ctx, "editor", ""); err != nil || w2.Changed || w2.Revision != "r1" {
+			t.Fatalf("AddRole again = %v, %v, token %q; want false, r1", w2.Changed, err, w2.Revision)
 		}
-		if _, err = c.AddPermission(WithWriteRevision(ctx, &w3), "ghost", "edit"); !errors.Is(err, ErrRoleNotFound) || w3 != "" {
-			t.Fatalf("grant to a missing role = %v, token %q; want ErrRoleNotFound, no token", err, w3)
+		if w3, err := c.Writes().AddPermission(ctx, "ghost", "edit"); !errors.Is(err, ErrRoleNotFound) || w3.Revision != "" {
+			t.Fatalf("grant to a missing role = %v, token %q; want ErrRoleNotFound, no token", err, w3.Revision)
 		}
-		if _, err = c.Batch(WithWriteRevision(ctx, &w4), []Operation{{Op: "add_permission", Role: "editor", Permission: "edit"}, {Op: "add_membership", User: "sara", Role: "editor"}}); err != nil || w4 != "r2" {
-			t.Fatalf("Batch = %v, token %q; want r2", err, w4)
+		_, w4, err := c.Writes().Batch(ctx, []Operation{{Op: "add_permission", Role: "editor", Permission: "edit"}, {Op: "add_membership", User: "sara", Role: "editor"}})
+		if err != nil || w4.Revision != "r2" {
+			t.Fatalf("Batch = %v, token %q; want r2", err, w4.Revision)
 		}
 		if err := c.AtLeast(ctx, "r2"); err != nil {
 			t.Fatalf("AtLeast(r2) = %v", err)
@@ -59,7 +59,7 @@ func TestRevisionTokens(t *testing.T) {
 		if _, err := c.UserHasPermissionAt(ctx, "r9", "sara", "edit"); !errors.Is(err, ErrInvalidRevision) {
 			t.Fatalf("UserHasPermissionAt(r9) = %v; want ErrInvalidRevision", err)
 		}
-		ok, err := c.UserHasPermissionAt(ctx, w4, "sara", "edit")
+		ok, err := c.UserHasPermissionAt(ctx, w4.Revision, "sara", "edit")
 		assertBool(t, "UserHasPermissionAt(r2, sara, edit)", ok, err, true)
 	})
 }
@@ -97,8 +97,10 @@ func TestReadAfterWriteOnReplica(t *testing.T) {
 		}
 
 		var revoked, granted string
-		if del, err := ca.DelMembership(WithWriteRevision(ctx, &revoked), "sara", "editor"); err != nil || !del {
-			t.Fatalf("revoke = %v, %v", del, err)
+		if w, err := ca.Writes().DelMembership(ctx, "sara", "editor"); err != nil || !w.Changed {
+			t.Fatalf("revoke = %v, %v", w.Changed, err)
+		} else {
+			revoked = w.Revision
 		}
 		if target.Name == "sqlite" {
 			checkIs(t, cb, "sara", "edit", true) // stale: nothing told b yet
@@ -107,8 +109,10 @@ func TestReadAfterWriteOnReplica(t *testing.T) {
 		assertBool(t, "b: sara edits at the revoke's revision", ok, err, false)
 		checkIs(t, cs, "sara", "edit", false)
 
-		if add, err := ca.AddMembership(WithWriteRevision(ctx, &granted), "jack", "editor"); err != nil || !add {
-			t.Fatalf("grant = %v, %v", add, err)
+		if w, err := ca.Writes().AddMembership(ctx, "jack", "editor"); err != nil || !w.Changed {
+			t.Fatalf("grant = %v, %v", w.Changed, err)
+		} else {
+			granted = w.Revision
 		}
 		if target.Name == "sqlite" {
 			checkIs(t, cb, "jack", "edit", false) // stale
@@ -217,9 +221,8 @@ func revokeLoop(t *testing.T, target storagetest.Target, mode string, rounds int
 	// revoke removes user from editor on a, returning the revoke's token.
 	revoke := func(user string) (string, error) {
 		if mode != "rest_at_least" {
-			var tok string
-			_, err := ca.DelMembership(WithWriteRevision(ctx, &tok), user, "editor")
-			return tok, err
+			w, err := ca.Writes().DelMembership(ctx, user, "editor")
+			return w.Revision, err
 		}
 		w := performRequest(restA, http.MethodDelete, "/api/membership/"+user+"/editor", key, nil)
 		if w.Code != http.StatusOK {
@@ -279,10 +282,11 @@ func revokeLoop(t *testing.T, target storagetest.Target, mode string, rounds int
 // revokeRounds is one goroutine of revokeLoop.
 func revokeRounds(ctx context.Context, ca, cb *Client, revoke func(user string) (string, error), check func(user, token string) (bool, error), user string, rounds int, l *lateness) error {
 	for range rounds {
-		var granted string
-		if _, err := ca.AddMembership(WithWriteRevision(ctx, &granted), user, "editor"); err != nil {
+		w, err := ca.Writes().AddMembership(ctx, user, "editor")
+		if err != nil {
 			return err
 		}
+		granted := w.Revision
 		// b allows, from its cache: the entry a late allow would come from.
 		if ok, err := cb.UserHasPermissionAt(ctx, granted, user, "edit"); err != nil || !ok {
 			return errors.New("b does not allow " + user + " at the grant's revision")

@@ -4,8 +4,9 @@
 // (Client), the decision cache that answers guards from memory, the REST
 // admin API (Mount) and the guard constructors for the host's own routes.
 // It composes the other packages: storage keeps the data, middleware
-// supplies the storage-free Gin pieces, loginx the token-exchange login,
-// samples the two sample endpoints. None of them imports authz.
+// supplies the storage-free Gin pieces, loginx the token-exchange login
+// (which authz reaches only through loginapi and Config.Login), samples the
+// two sample endpoints. None of them imports authz.
 //
 // # Opening
 //
@@ -13,7 +14,11 @@
 // *ConfigError), opens and migrates the store (SQLite or PostgreSQL, tables
 // prefixed rolegate_), and logs one line naming the store, the migrations
 // applied and the change listener's state. The zero Config means the
-// defaults; OpenDB opens on the host's own *bun.DB instead.
+// defaults; OpenDB opens on the host's own *bun.DB instead. The SQLite
+// default needs a SQLite driver linked: the embedded one by importing
+// package authz/sqlite, or the host's own; OpenDB links none.
+//
+//	import _ "github.com/rolegate/rolegate/authz/sqlite" // the SQLite default
 //
 //	cfg, err := authz.ConfigFromEnv() // AUTH_* variables and .env
 //	if err != nil {

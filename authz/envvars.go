@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/samples"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -109,7 +109,7 @@ var settings = []setting{
 	readElsewhere("AUTH_OAUTH_<NAME>_ISSUER / _CLIENT_ID / _JWKS_URL / _USERINFO_URL", "",
 		"per provider: issuer, accepted audiences (comma-separated), optional overrides of discovery").
 		matching("AUTH_OAUTH_*_ISSUER", "AUTH_OAUTH_*_CLIENT_ID", "AUTH_OAUTH_*_JWKS_URL", "AUTH_OAUTH_*_USERINFO_URL"),
-	custom("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", strconv.Itoa(loginx.DefaultLoginAttemptsPerMinute),
+	custom("AUTH_LOGIN_ATTEMPTS_PER_MINUTE", strconv.Itoa(loginapi.DefaultLoginAttemptsPerMinute),
 		"login attempts per remote address and minute (bursts of as many); 429 past it; 0 turns it off",
 		func(c *Config, key, v string) error {
 			n, err := parseNumber(key, v, 0, 1_000_000)

@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rolegate/rolegate/authz"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the SQLite default, as a host links it
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -186,6 +187,26 @@ func ExampleClient() {
 	_, err = c.AddMembership(ctx, "jack", "nosuch")
 	fmt.Println(ok, users, err != nil)
 	// Output: true [sara] true
+}
+
+// A write whose effect another replica must see first: its revision
+// token comes back as a value, and a read given it catches up before it
+// answers (here the same process; on another replica, the same calls).
+func ExampleClient_Writes() {
+	az, done := openExample(nil)
+	defer done()
+	ctx := context.Background()
+	c := mustHost(az)
+	c.AddRole(ctx, "editor", "")
+	c.AddPermission(ctx, "editor", "edit")
+	w, err := c.Writes().AddMembership(ctx, "sara", "editor")
+	if err != nil {
+		panic(err)
+	}
+	again, _ := c.Writes().AddMembership(ctx, "sara", "editor")
+	ok, err := c.UserHasPermissionAt(ctx, w.Revision, "sara", "edit")
+	fmt.Println(w.Changed, w.Revision, again.Changed, again.Revision, ok, err)
+	// Output: true r3 false r3 true <nil>
 }
 
 func mustHost(az *authz.Authz) *authz.Client {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -25,7 +25,7 @@ func (az *Authz) initLogin(ctx context.Context) error {
 		if az.cfg.Login == nil {
 			return errLoginNotLinked
 		}
-		svc, err := az.cfg.Login(ctx, az.db, loginx.Config{
+		svc, err := az.cfg.Login(ctx, az.db, loginapi.Config{
 			Providers: az.cfg.OAuthProviders,
 			JWTSecret: az.cfg.JWTSecretKey,
 			// The generated secret is sealed under the encryption key

@@ -391,30 +391,34 @@ func (c restCaller) WhereCanScopes(ctx context.Context, user, permission string)
 	return c.whereCan(ctx, user, permission)
 }
 
+// Writes is the client's Writes, as the REST layer's interface names it
+// (the embedded Client's returns the concrete type).
+func (c restCaller) Writes() rest.Writer { return c.Client.Writes() }
+
 // RunBatch decodes each operation as Operation (no field it does not
-// know) and runs them with Client.Batch.
-func (c restCaller) RunBatch(ctx context.Context, raw []json.RawMessage) ([]rest.BatchResult, error) {
+// know) and runs them with Client.Writes().Batch.
+func (c restCaller) RunBatch(ctx context.Context, raw []json.RawMessage) ([]rest.BatchResult, string, error) {
 	ops := make([]Operation, len(raw))
 	for i, r := range raw {
 		dec := json.NewDecoder(bytes.NewReader(r))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&ops[i]); err != nil {
-			return nil, fmt.Errorf("%w: operation %d", rest.ErrMalformedOperation, i)
+			return nil, "", fmt.Errorf("%w: operation %d", rest.ErrMalformedOperation, i)
 		}
 	}
-	results, err := c.Batch(ctx, ops)
+	results, w, err := c.Client.Writes().Batch(ctx, ops)
 	if err != nil {
 		var be *BatchError
 		if errors.As(err, &be) {
-			return nil, &rest.OperationError{Detail: be.Error(), Err: err}
+			return nil, "", &rest.OperationError{Detail: be.Error(), Err: err}
 		}
-		return nil, err
+		return nil, "", err
 	}
 	out := make([]rest.BatchResult, len(results))
 	for i, r := range results {
 		out[i] = rest.BatchResult{Op: r.Op, Result: r.Result}
 	}
-	return out, nil
+	return out, w.Revision, nil
 }
 
 // ConsoleMode says whether Mount serves the admin console under

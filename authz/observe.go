@@ -233,7 +233,7 @@ type tracing = observe.Tracing
 
 // newTracing returns nil when cfg has no TracerProvider.
 func newTracing(cfg Config) *tracing {
-	return observe.NewTracing(cfg.TracerProvider, storage.TracerName, cfg.TraceUserNames, refusalReason)
+	return observe.NewTracing(cfg.TracerProvider, cfg.TextMapPropagator, storage.TracerName, cfg.TraceUserNames, refusalReason)
 }
 
 // coldCheck runs a check the decision cache could not answer from memory

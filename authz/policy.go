@@ -372,13 +372,18 @@ func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) 
 // It is idempotent, and safe when several replicas apply the same policy
 // at startup: they take turns, and the later ones find nothing to do.
 func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error) {
+	plan, _, err := c.applyPolicy(ctx, p)
+	return plan, err
+}
+
+func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, written, error) {
 	p.nfcNames() // first: Validate must see the names as they are stored
 	if err := p.Validate(); err != nil {
-		return nil, err
+		return nil, written{}, err
 	}
 	p.Normalize()
 	var plan []Operation
-	_, err := c.write(ctx, change{action: "apply_policy", resource: "apply_policy", many: true}, func(ctx context.Context, w writer) (bool, error) {
+	wr, err := c.write(ctx, change{action: "apply_policy", resource: "apply_policy", many: true}, func(ctx context.Context, w writer) (bool, error) {
 		tx := w.db
 		if err := c.lockNamespaceWrites(ctx, tx); err != nil {
 			return false, err
@@ -401,11 +406,11 @@ func (c *Client) ApplyPolicy(ctx context.Context, p Policy) ([]Operation, error)
 		return anyChanged(results), nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, written{}, err
 	}
 	if !c.az.cfg.DisableAuditLogging {
 		c.az.metrics.audited(len(plan))
 		c.az.pruner.Wrote(len(plan)) // at most one record per operation
 	}
-	return plan, nil
+	return plan, wr, nil
 }

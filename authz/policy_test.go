@@ -158,7 +158,11 @@ func TestApplyPolicyReplicas(t *testing.T) {
 		plans := make([][]Operation, 6)
 		errs := make([]error, 6)
 		for i := range plans {
-			wg.Go(func() { plans[i], errs[i] = clients[i%3].ApplyPolicy(ctx, p) })
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				plans[i], errs[i] = clients[i%3].ApplyPolicy(ctx, p)
+			}()
 		}
 		wg.Wait()
 		total := 0

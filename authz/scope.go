@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -19,8 +19,12 @@ import (
 // AddMembershipIn makes user a member of role in scope only;
 // ErrRoleNotFound when the role does not exist.
 func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) (created bool, err error) {
+	return answered(c.addMembershipIn(ctx, scope, user, role))
+}
+
+func (c *Client) addMembershipIn(ctx context.Context, scope, user, role string) (written, error) {
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddMembership(ctx, w.db, c.scope, scope, user, role)
@@ -30,8 +34,12 @@ func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) 
 // DelMembershipIn removes user's membership of role in scope; a global
 // membership stays.
 func (c *Client) DelMembershipIn(ctx context.Context, scope, user, role string) (deleted bool, err error) {
+	return answered(c.delMembershipIn(ctx, scope, user, role))
+}
+
+func (c *Client) delMembershipIn(ctx context.Context, scope, user, role string) (written, error) {
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
-		return false, err
+		return written{}, err
 	}
 	return c.write(ctx, change{action: "del_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteMembership(ctx, w.db, c.scope, scope, user, role)
@@ -146,9 +154,14 @@ func mergeSorted(a, b []string) []string {
 // newName held by another login user is ErrUserExists, merge or not.
 // The cache drops both names, here and on other replicas.
 func (c *Client) RenameUser(ctx context.Context, user, newName string, merge bool) (moved int, err error) {
+	moved, _, err = c.renameUser(ctx, user, newName, merge)
+	return moved, err
+}
+
+func (c *Client) renameUser(ctx context.Context, user, newName string, merge bool) (moved int, wr written, err error) {
 	user, newName = middleware.NormalizeName(user), middleware.NormalizeName(newName)
 	if err := checkNames("user", user, "new user name", newName); err != nil {
-		return 0, err
+		return 0, written{}, err
 	}
 	login := c.az.login
 	if c.az.host == nil || c.scope.NS != c.az.host.scope.NS {
@@ -156,7 +169,7 @@ func (c *Client) RenameUser(ctx context.Context, user, newName string, merge boo
 	}
 	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName}
 	loginRenamed := false
-	_, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
+	wr, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		if user == newName {
 			return false, nil // nothing to move
 		}
@@ -166,7 +179,7 @@ func (c *Client) RenameUser(ctx context.Context, user, newName string, merge boo
 		}
 		renamed := false
 		if login != nil {
-			if renamed, err = login.RenameUser(ctx, w.db, user, newName); errors.Is(err, loginx.ErrUsernameTaken) {
+			if renamed, err = login.RenameUser(ctx, w.db, user, newName); errors.Is(err, loginapi.ErrUsernameTaken) {
 				return false, fmt.Errorf("%w: %s is the name of another login user", ErrUserExists, "the new user name")
 			} else if err != nil {
 				return false, err
@@ -177,7 +190,7 @@ func (c *Client) RenameUser(ctx context.Context, user, newName string, merge boo
 		return n > 0 || renamed, nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, written{}, err
 	}
 	if loginRenamed {
 		// Sessions follow their user's id: this process's learn the new
@@ -187,7 +200,7 @@ func (c *Client) RenameUser(ctx context.Context, user, newName string, merge boo
 			c.az.log.Warn("login sessions not updated after a rename; the next poll will", "error", err)
 		}
 	}
-	return moved, nil
+	return moved, wr, nil
 }
 
 // renameResource names a rename in the audit log: user:OLD->NEW, each

@@ -33,26 +33,31 @@ type change struct {
 // writer is what a write runs against: the transaction.
 type writer struct{ db bun.IDB }
 
-// write is the one write path: it runs fn in a transaction together with
-// the revision bump and change log entry (which also queue the NOTIFY for
-// other replicas) and the audit record, so that a change never lands
-// without either. The change log entry carries this process's writer id,
-// by which the change feed knows the change for its own. After
-// commit it invalidates the local cache, so the very next check sees the
-// change.
-func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (changed bool, err error) {
+// written is what a write did: whether it changed anything, and the
+// revisions it made (first..rev; none when it changed nothing).
+type written struct {
+	changed    bool
+	first, rev int64
+}
+
+// answered is a write's answer to the library's bool methods (created,
+// deleted, changed).
+func answered(w written, err error) (bool, error) { return w.changed, err }
+
+// write is the one write path, in three steps: admit (before any work),
+// the transaction, and what follows its commit. It runs fn in a
+// transaction together with the revision bump and change log entry (which
+// also queue the NOTIFY for other replicas) and the audit record, so that
+// a change never lands without either. The change log entry carries this
+// process's writer id, by which the change feed knows the change for its
+// own. After commit it invalidates the local cache, so the very next
+// check sees the change. It returns the revisions it made: the caller
+// that wants a token of them has it without asking the store again.
+func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (w written, err error) {
 	ctx, end := c.startWrite(ctx, ch.action, ch.user)
-	defer func() { end(changed, err) }()
-	if c.az.closed.Load() {
-		return false, ErrClosed
-	}
-	if c.az.writeRate != nil {
-		// Open mode: before any work, so that a client over its rate costs
-		// the store nothing but (within the refusal budget) its refusal.
-		if err = c.az.writeRate.Allow(c.scope.NS); err != nil {
-			c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
-			return false, err
-		}
+	defer func() { end(w.changed, err) }()
+	if err = c.admit(ctx, ch); err != nil {
+		return written{}, err
 	}
 	// After the commit and the unlock below: once this process has written
 	// its share of the audit bound, wait for the retention to catch up.
@@ -71,13 +76,44 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		c.az.sqliteWriters.Lock()
 		defer c.az.sqliteWriters.Unlock()
 	}
-	var first, rev, bound int64
-	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		if changed, err = fn(ctx, writer{db: tx}); err != nil {
+	if w, err = c.transact(ctx, ch, fn); err != nil {
+		if errors.Is(err, errBatchNoop) {
+			return written{}, nil // rolled back: there was nothing to do
+		}
+		return written{}, c.refused(ctx, ch, err)
+	}
+	settle = c.committed(ctx, ch, w)
+	return w, nil
+}
+
+// admit is a write's first step, before any work: a closed Authz refuses,
+// and in open mode a client over its write rate costs the store nothing
+// but (within the refusal budget) its refusal.
+func (c *Client) admit(ctx context.Context, ch change) error {
+	if c.az.closed.Load() {
+		return ErrClosed
+	}
+	if c.az.writeRate != nil {
+		if err := c.az.writeRate.Allow(c.scope.NS); err != nil {
+			c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
 			return err
 		}
-		if !changed {
+	}
+	return nil
+}
+
+// transact is a write's transaction: fn, the encryption check of a write
+// that changed nothing, the audit record, then the change log entry and
+// revision bump and the quotas. Nothing of it is stored unless all of it
+// is.
+func (c *Client) transact(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (w written, err error) {
+	var bound int64
+	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		if w.changed, err = fn(ctx, writer{db: tx}); err != nil {
+			return err
+		}
+		if !w.changed {
 			// RecordChange checks the store's encryption state of a change;
 			// a write that found nothing to do is checked here, before its
 			// audit records.
@@ -86,23 +122,23 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 			}
 		}
 		if !ch.many && !c.az.cfg.DisableAuditLogging {
-			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, changed))); err != nil {
+			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, w.changed))); err != nil {
 				return err
 			}
 		}
-		if !changed {
+		if !w.changed {
 			return nil
 		}
 		// Last before commit: the revision row is the one lock all of a
 		// client's writers share, so it is held as briefly as possible.
-		if rev, bound, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
+		if w.rev, bound, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
 			return err
 		}
-		first = rev
+		w.first = w.rev
 		if ch.renamed != "" {
 			// A second revision, so that other replicas drop both names.
 			renamed := storage.Change{User: ch.renamed, Writer: c.az.feed.Writer()}
-			if rev, err = storage.RecordChange(ctx, tx, c.scope, renamed); err != nil {
+			if w.rev, err = storage.RecordChange(ctx, tx, c.scope, renamed); err != nil {
 				return err
 			}
 		}
@@ -110,51 +146,58 @@ func (c *Client) write(ctx context.Context, ch change, fn func(context.Context, 
 		case ch.many:
 			// Many changes may add thousands of rows: the quotas are
 			// checked on the exact count, in the same transaction.
-			return c.az.checkQuotaCounted(ctx, tx, c.scope.NS, rev)
+			return c.az.checkQuotaCounted(ctx, tx, c.scope.NS, w.rev)
 		case ch.action[:3] == "add":
-			return c.az.checkQuota(ctx, tx, c.scope.NS, rev, bound)
+			return c.az.checkQuota(ctx, tx, c.scope.NS, w.rev, bound)
 		}
 		return nil
 	})
-	if err != nil {
-		if errors.Is(err, errBatchNoop) {
-			c.recordRevision(ctx, false, 0)
-			return false, nil // rolled back: there was nothing to do
-		}
-		var be *BatchError
-		if !errors.As(err, &be) {
-			err = storage.Classify(err)
-		}
-		if errors.Is(err, ErrUnavailable) {
-			c.az.metrics.storeError(storeOpWrite)
-		}
-		c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
-		return false, err
+	return w, err
+}
+
+// refused is what follows a write that failed: its error classified,
+// counted when the store is down, and audited as a refusal.
+func (c *Client) refused(ctx context.Context, ch change, err error) error {
+	var be *BatchError
+	if !errors.As(err, &be) {
+		err = storage.Classify(err)
 	}
+	if errors.Is(err, ErrUnavailable) {
+		c.az.metrics.storeError(storeOpWrite)
+	}
+	c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+	return err
+}
+
+// committed is a write's step after its commit: the audit count, the
+// local cache's drop of what changed, and the change feed told of the
+// revisions it made. It reports whether the write should wait for the
+// audit retention (see audit.Pruner.Wrote).
+func (c *Client) committed(ctx context.Context, ch change, w written) (settle bool) {
 	if !ch.many && !c.az.cfg.DisableAuditLogging {
 		c.az.metrics.audited(1)
 		settle = c.az.pruner.Wrote(1)
 	}
-	if changed {
-		switch {
-		case ch.many:
-			c.flushCache()
-		case ch.roleDeleted:
-			c.dropDeletedRole(invalidLocalWrite, ch.role)
-		case ch.role != "":
-			c.dropRole(invalidLocalWrite, ch.role)
-		case ch.user != "":
-			c.dropUser(invalidLocalWrite, ch.user)
-			if ch.renamed != "" {
-				c.dropUser(invalidLocalWrite, ch.renamed)
-			}
-		}
-		// The cache now reflects first..rev too, when it reflected
-		// everything before them.
-		c.az.feed.Committed(ctx, c.follow, first, rev)
+	if !w.changed {
+		return settle
 	}
-	c.recordRevision(ctx, changed, rev)
-	return changed, nil
+	switch {
+	case ch.many:
+		c.flushCache()
+	case ch.roleDeleted:
+		c.dropDeletedRole(invalidLocalWrite, ch.role)
+	case ch.role != "":
+		c.dropRole(invalidLocalWrite, ch.role)
+	case ch.user != "":
+		c.dropUser(invalidLocalWrite, ch.user)
+		if ch.renamed != "" {
+			c.dropUser(invalidLocalWrite, ch.renamed)
+		}
+	}
+	// The cache now reflects first..rev too, when it reflected everything
+	// before them.
+	c.az.feed.Committed(ctx, c.follow, w.first, w.rev)
+	return settle
 }
 
 // logged is the change as the change log records it, with this process's

@@ -6,11 +6,12 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/loginx/internal/store"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 )
 
 // ErrUsernameTaken: a rename's new name is the RBAC name of another login
 // user. Two login users never share a name, so the rename is refused.
-var ErrUsernameTaken = store.ErrUsernameTaken
+var ErrUsernameTaken = loginapi.ErrUsernameTaken
 
 // RenameUser is the hook of an RBAC rename: the login user whose RBAC name
 // is old (if any) gets newName. It runs in db, the rename's own

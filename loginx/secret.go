@@ -10,23 +10,20 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/loginx/internal/store"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/cipher"
 )
 
-// Settings keys of the generated signing secret.
+// Settings keys of the generated signing secret, and its subkeys'
+// namespace (see package store).
 const (
-	// legacySecretSetting held the generated secret in plain text (earlier
-	// versions). It is wrapped into sealedSecretSetting, or deleted when an
-	// explicit secret replaces it, and never written again.
-	legacySecretSetting = "jwt_secret"
-	// sealedSecretSetting holds "<sealer>:<sealed secret>".
-	sealedSecretSetting = "jwt_secret_sealed"
+	legacySecretSetting = store.LegacySecretSetting
+	sealedSecretSetting = store.SealedSecretSetting
 )
 
-// secretNamespace separates the secret's encryption subkeys from every
-// client namespace (those are SHA-256 digests, 32 bytes).
-var secretNamespace = []byte("rolegate/loginx/jwt-secret")
+var secretNamespace = store.SecretNamespace
 
 // sealer keeps the generated secret at rest under a key from outside the
 // database.
@@ -150,26 +147,7 @@ func openSealed(v string, ss []sealer) ([]byte, error) {
 }
 
 // ResealSecret moves the generated session secret sealed under the
-// encryption key from one key to another (a key rotation). A secret sealed
-// otherwise, or none, is left as it is; so is one already under to.
+// encryption key from one key to another (see loginapi.ResealSecret).
 func ResealSecret(ctx context.Context, db bun.IDB, from, to *cipher.Cipher) error {
-	v, ok, err := storage.GetSetting(ctx, db, sealedSecretSetting)
-	if err != nil || !ok {
-		return err
-	}
-	name, sealed, _ := strings.Cut(v, ":")
-	if name != "encryption-key" {
-		return nil
-	}
-	newCC := to.ForClient(secretNamespace)
-	if _, err := newCC.Decrypt(sealed); err == nil {
-		return nil
-	}
-	p, err := from.ForClient(secretNamespace).Decrypt(sealed)
-	if err != nil {
-		return fmt.Errorf("loginx: the stored session secret does not open with the previous encryption key: %w", err)
-	}
-	_, err = db.NewRaw("UPDATE rolegate_settings SET value = ? WHERE key = ? AND value = ?",
-		name+":"+newCC.Encrypt(p), sealedSecretSetting, v).Exec(ctx)
-	return storage.Classify(err)
+	return loginapi.ResealSecret(ctx, db, from, to)
 }

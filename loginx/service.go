@@ -15,7 +15,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/loginx/internal/store"
-	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 )
 
 // pruneEvery is how many polls pass between deletions of dead rows.
@@ -43,7 +43,7 @@ type Service struct {
 // store's migrations must have run. A provider that cannot be discovered
 // now is retried on its first login.
 func New(ctx context.Context, db *bun.DB, cfg Config) (*Service, error) {
-	cfg, err := cfg.withDefaults()
+	cfg, err := withDefaults(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -76,17 +76,11 @@ func New(ctx context.Context, db *bun.DB, cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// Login is what a host's authz needs of a login service: the routes, the
-// session resolver, renaming a user's login record with its roles, and
-// applying such a rename to this process's sessions once it committed.
-// *Service implements it.
-type Login interface {
-	Register(r gin.IRouter)
-	Resolver() middleware.Resolver
-	RenameUser(ctx context.Context, db bun.IDB, old, newName string) (renamed bool, err error)
-	Sync(ctx context.Context) error
-	Close() error
-}
+// Login is what a host's authz needs of a login service (see
+// loginapi.Login). *Service implements it.
+type Login = loginapi.Login
+
+var _ Login = (*Service)(nil)
 
 // Start is New behind the Login interface: the value of authz's
 // Config.Login. A host that never sets it links none of the login (OIDC,

@@ -150,14 +150,16 @@ func TestDeactivationDuringConcurrentLogins(t *testing.T) {
 			var wg sync.WaitGroup
 			toks := make([]string, logins)
 			for i := range logins {
-				wg.Go(func() {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
 					code, body := a.do("POST", "/api/v1/login", loginBody(service, ids[i][1], ids[i][0], 3600))
 					if code == http.StatusOK {
 						toks[i] = body["data"].(map[string]any)["authToken"].(string)
 					} else if code != http.StatusForbidden {
 						t.Errorf("login: %d %v", code, body)
 					}
-				})
+				}()
 			}
 			time.Sleep(time.Duration(round) * 2 * time.Millisecond)
 			if err := a.svc.SetUserActive(ctx, uid, false); err != nil {

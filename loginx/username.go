@@ -46,36 +46,12 @@ func subjectUsername(service, subject string) string {
 	return service + ":" + hashedSubjectMark + hex.EncodeToString(sum[:])
 }
 
-// userEditableClaims are standard OIDC claims that the person (not the
-// provider) sets, or that providers do not promise to keep unique
-// (OpenID Connect Core 5.1: preferred_username "MUST NOT" be relied on).
-// Naming one of them as a provider's UserClaim is refused at startup.
-var userEditableClaims = map[string]bool{
-	"name": true, "given_name": true, "family_name": true, "middle_name": true,
-	"nickname": true, "preferred_username": true, "profile": true, "picture": true,
-	"website": true, "gender": true, "birthdate": true, "zoneinfo": true,
-	"locale": true, "address": true, "updated_at": true,
-}
-
 // verifiedBy names, for the claims that have one, the claim by which the
 // provider says it checked the value. Such a claim is used only when its
 // flag is true in the same ID token.
 var verifiedBy = map[string]string{
 	"email":        "email_verified",
 	"phone_number": "phone_number_verified",
-}
-
-// checkUserClaim reports why claim may not be a provider's UserClaim.
-func checkUserClaim(claim string) error {
-	switch {
-	case claim == "":
-		return nil
-	case userEditableClaims[claim]:
-		return fmt.Errorf("the claim %q is set by the user (or not unique) and cannot be an RBAC user name; use the default (provider and subject), email, or a claim your provider's administrators assign", claim)
-	case strings.HasSuffix(claim, "_verified") || claim == "sub":
-		return fmt.Errorf("the claim %q cannot be an RBAC user name", claim)
-	}
-	return nil
 }
 
 // claimUsername reads the provider's UserClaim from the verified ID token

@@ -123,7 +123,7 @@ func ClientKeyAuth(cfg ClientKeyConfig) gin.HandlerFunc {
 		if r := requestFrom(c); r != nil {
 			r.key, r.keyed = key, true // behind RequestID: no entry of its own
 		} else {
-			c.Set(clientKeyCtx, key)
+			c.Set(clientKeyCtx, ctxString(key))
 		}
 		c.Next()
 	}

@@ -2,15 +2,18 @@ package middleware
 
 import "github.com/gin-gonic/gin"
 
-// ctxKey is unexported so that no other package, and no handler calling
-// c.Set with a string, can overwrite or forge what this package stores.
-type ctxKey int
-
+// The keys are strings because gin before v1.11 keys its map by string.
+// What is stored under them has an unexported type (ctxString, *request),
+// so a handler calling c.Set with a plain string under one of these names
+// forges nothing: the accessors below accept only this package's types.
 const (
-	clientKeyCtx ctxKey = iota
-	userCtx
-	requestCtx
+	clientKeyCtx = "github.com/rolegate/rolegate/middleware.clientKey"
+	userCtx      = "github.com/rolegate/rolegate/middleware.user"
+	requestCtx   = "github.com/rolegate/rolegate/middleware.request"
 )
+
+// ctxString is a string this package stored.
+type ctxString string
 
 // request is what RequestID and ClientKeyAuth learn of a request, kept
 // under one key: one entry in gin's map instead of three, and no string
@@ -46,13 +49,13 @@ func UserFrom(c *gin.Context) (string, bool) {
 		return "", false
 	}
 	switch u := v.(type) {
-	case *string: // from a UserInterner: see guard.go
+	case *ctxString: // from a UserInterner: see guard.go
 		if u == nil {
 			return "", false
 		}
-		return *u, true
-	case string:
-		return u, true
+		return string(*u), true
+	case ctxString:
+		return string(u), true
 	}
 	return "", false
 }
@@ -76,11 +79,11 @@ func ClientRequestIDFrom(c *gin.Context) string {
 	return ""
 }
 
-func stringFrom(c *gin.Context, k ctxKey) (string, bool) {
+func stringFrom(c *gin.Context, k string) (string, bool) {
 	v, ok := c.Get(k)
 	if !ok {
 		return "", false
 	}
-	s, ok := v.(string)
-	return s, ok
+	s, ok := v.(ctxString)
+	return string(s), ok
 }

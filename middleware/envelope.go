@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	ginjson "github.com/gin-gonic/gin/codec/json"
+	"github.com/gin-gonic/gin/render"
 )
 
 // timestampLayout fixes six fractional digits so that every timestamp has
@@ -125,10 +125,13 @@ type FixedEnvelope struct {
 
 // NewFixedEnvelope builds the envelope of status, message and data.
 func NewFixedEnvelope(status int, message string, data any) (FixedEnvelope, error) {
-	body, err := ginjson.API.Marshal(SuccessBody{Success: true, Code: status, Message: message, Data: data})
-	if err != nil {
+	// render.WriteJSON is what c.JSON writes through, whichever JSON
+	// package gin was built with (its build tags choose).
+	var buf bodyBuffer
+	if err := render.WriteJSON(&buf, SuccessBody{Success: true, Code: status, Message: message, Data: data}); err != nil {
 		return FixedEnvelope{}, err
 	}
+	body := buf.body.Bytes()
 	// The timestamp is the last field; it was left empty.
 	prefix, ok := bytes.CutSuffix(body, []byte(`""}`))
 	if !ok || !bytes.HasSuffix(prefix, []byte(`"timestamp":`)) {
@@ -136,6 +139,23 @@ func NewFixedEnvelope(status int, message string, data any) (FixedEnvelope, erro
 	}
 	return FixedEnvelope{status: status, prefix: append(prefix, '"')}, nil
 }
+
+// bodyBuffer is the http.ResponseWriter NewFixedEnvelope renders into.
+type bodyBuffer struct {
+	header http.Header
+	body   bytes.Buffer
+}
+
+func (b *bodyBuffer) Header() http.Header {
+	if b.header == nil {
+		b.header = http.Header{}
+	}
+	return b.header
+}
+
+func (b *bodyBuffer) Write(p []byte) (int, error) { return b.body.Write(p) }
+
+func (b *bodyBuffer) WriteHeader(int) {}
 
 // MustFixedEnvelope is NewFixedEnvelope for values known to encode; it
 // panics otherwise, at registration, where a programmer sees it.

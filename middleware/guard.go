@@ -273,12 +273,12 @@ func (g *guard) serve(c *gin.Context) {
 	g.observe(c, GuardAllowed, by, user, scope)
 	if g.intern != nil {
 		if p := g.intern.InternUser(user); p != nil && *p == user {
-			c.Set(userCtx, p)
+			c.Set(userCtx, (*ctxString)(p))
 			c.Next()
 			return
 		}
 	}
-	c.Set(userCtx, user)
+	c.Set(userCtx, ctxString(user))
 	c.Next()
 }
 

@@ -7,23 +7,23 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// RoleEffective reads what the decision cache keeps per role with
+// RoleGrants reads what the decision cache keeps per role with
 // inheritance, for several roles at once: for each of roles (once per
-// distinct name, in the order given) fn gets the role's effective
-// permissions (its own grants and those of every role it inherits from,
-// plain names, sorted and distinct) and the roles they were built from
-// (sources: the role and all its ancestors, sorted). A role that does not
-// exist has no permissions and is its only source.
+// distinct name, in the order given) fn gets the roles the role's
+// effective permissions are built from (sources: the role and all its
+// ancestors, sorted) and, for each source in that order, the permissions
+// granted to it directly (plain names, sorted and distinct; empty for
+// none). The role's effective permissions are their union. A role that
+// does not exist has no permissions and is its only source.
 //
 // The roles are read a chunk at a time (roleEffectiveChunk, one statement
 // each, the ancestors and the grants together so both describe one state
-// of the store), and each distinct ancestor's grants are read once per
-// chunk, however many of the roles inherit from it: a user in 600 roles
-// inheriting one large role costs one statement, and the large role's
-// names once. perms may be shared between roles (one role's own set, when
-// no other source adds to it): fn must not modify it. An error from fn
-// stops the read and is returned.
-func RoleEffective(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, perms, sources []string) error) error {
+// of the store), and each distinct source's grants are read once per
+// chunk and handed to every role of the chunk inheriting from it as the
+// same slice: a user in 600 roles inheriting one large role costs one
+// statement, and the large role's names once. fn must not modify grants.
+// An error from fn stops the read and is returned.
+func RoleGrants(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
 	seen := make(map[string]bool, len(roles))
 	distinct := make([]string, 0, len(roles))
 	for _, r := range roles {
@@ -35,19 +35,47 @@ func RoleEffective(ctx context.Context, db bun.IDB, s Scope, roles []string, fn 
 	for len(distinct) > 0 {
 		chunk := distinct[:min(len(distinct), roleEffectiveChunk)]
 		distinct = distinct[len(chunk):]
-		if err := roleEffectiveChunkRead(ctx, db, s, chunk, fn); err != nil {
+		if err := roleGrantsChunkRead(ctx, db, s, chunk, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// roleEffectiveChunk is how many roles RoleEffective reads in one
+// RoleEffective is RoleGrants with each role's effective permissions,
+// the union of its sources' grants (sorted and distinct), in place of the
+// grants per source. perms may be shared between roles (one source's
+// grants, when no other source adds to them): fn must not modify it.
+func RoleEffective(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, perms, sources []string) error) error {
+	return RoleGrants(ctx, db, s, roles, func(role string, sources []string, grants [][]string) error {
+		var from [][]string
+		for _, g := range grants {
+			if len(g) > 0 {
+				from = append(from, g)
+			}
+		}
+		var perms []string
+		switch len(from) {
+		case 0:
+			perms = []string{}
+		case 1:
+			perms = from[0] // shared: see the doc
+		default:
+			for _, p := range from {
+				perms = append(perms, p...)
+			}
+			perms = sortedUnique(perms)
+		}
+		return fn(role, perms, sources)
+	})
+}
+
+// roleEffectiveChunk is how many roles RoleGrants reads in one
 // statement: its text grows with the names, so a user holding thousands of
 // roles takes a few statements rather than one of megabytes.
 const roleEffectiveChunk = 1000
 
-func roleEffectiveChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, perms, sources []string) error) error {
+func roleGrantsChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
 	var rows []struct {
 		Seed sql.NullString `bun:"seed"`
 		Role string         `bun:"role"`
@@ -85,27 +113,16 @@ func roleEffectiveChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []st
 		}
 		granted[role] = perms
 	}
+	none := []string{}
 	for _, role := range roles {
 		sources := sortedUnique(append([]string{role}, ancestors[role]...))
-		var from [][]string
-		for _, src := range sources {
-			if len(granted[src]) > 0 {
-				from = append(from, granted[src])
+		grants := make([][]string, len(sources))
+		for i, src := range sources {
+			if grants[i] = granted[src]; grants[i] == nil {
+				grants[i] = none
 			}
 		}
-		var perms []string
-		switch len(from) {
-		case 0:
-			perms = []string{}
-		case 1:
-			perms = from[0] // shared: see the doc
-		default:
-			for _, p := range from {
-				perms = append(perms, p...)
-			}
-			perms = sortedUnique(perms)
-		}
-		if err := fn(role, perms, sources); err != nil {
+		if err := fn(role, sources, grants); err != nil {
 			return err
 		}
 	}

@@ -50,6 +50,26 @@ func TestCacheReads(t *testing.T) {
 				t.Fatalf("RoleEffective(%s) = %v, %v, %v; want %v, %v", c.role, perms, sources, err, c.perms, c.sources)
 			}
 		}
+		// The same per source: each source's own grants, one slice per
+		// source for every role of the read inheriting it.
+		bySource := map[string][]string{}
+		err := storage.RoleGrants(ctx, db, s, []string{"admin", "editor", "ghost"}, func(role string, sources []string, grants [][]string) error {
+			if len(grants) != len(sources) {
+				t.Fatalf("RoleGrants(%s): %d sources, %d grant lists", role, len(sources), len(grants))
+			}
+			for i, src := range sources {
+				if prev, ok := bySource[src]; ok && (len(prev) > 0 && &prev[0] != &grants[i][0] || !slices.Equal(prev, grants[i])) {
+					t.Errorf("RoleGrants: %s's grants for %s are %v, not the slice %v given before", src, role, grants[i], prev)
+				}
+				bySource[src] = grants[i]
+			}
+			return nil
+		})
+		for src, want := range map[string][]string{"admin": {"manage"}, "editor": {"edit", "read"}, "viewer": {"read"}, "ghost": {}} {
+			if got, ok := bySource[src]; err != nil || !ok || !slices.Equal(got, want) {
+				t.Fatalf("RoleGrants: %s's own grants %v (%v), %v; want %v", src, got, ok, err, want)
+			}
+		}
 		// All at once (a name twice is answered once), in the order given.
 		var order []string
 		want := map[string]int{}
@@ -59,7 +79,7 @@ func TestCacheReads(t *testing.T) {
 			all = append(all, c.role)
 		}
 		all = append(all, "viewer")
-		err := storage.RoleEffective(ctx, db, s, all, func(role string, perms, sources []string) error {
+		err = storage.RoleEffective(ctx, db, s, all, func(role string, perms, sources []string) error {
 			order = append(order, role)
 			c := cases[want[role]]
 			if !slices.Equal(perms, c.perms) || !slices.Equal(sources, c.sources) {

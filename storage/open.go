@@ -17,7 +17,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
-	_ "modernc.org/sqlite" // pure-Go SQLite: building needs no C toolchain
 )
 
 // Config says which database to open.
@@ -188,12 +187,15 @@ func openSQLite(path string) (*bun.DB, error) {
 	if err := createPrivate(expanded); err != nil {
 		return nil, err
 	}
-	// WAL lets readers run beside the writer; busy_timeout makes writers
-	// queue instead of failing; _txlock=immediate takes the write lock at
-	// BEGIN so two writers never deadlock upgrading a read lock.
-	dsn := "file:" + sqliteURIPath.Replace(expanded) +
-		"?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	sqldb, err := sql.Open("sqlite", dsn)
+	// Foreign keys on every connection; WAL lets readers run beside the
+	// writer; busy_timeout makes writers queue instead of failing;
+	// _txlock=immediate takes the write lock at BEGIN so two writers never
+	// deadlock upgrading a read lock (see sqliteDrivers).
+	name, query, err := sqliteDriver()
+	if err != nil {
+		return nil, err
+	}
+	sqldb, err := sql.Open(name, "file:"+sqliteURIPath.Replace(expanded)+"?"+query)
 	if err != nil {
 		return nil, fmt.Errorf("storage: open SQLite: %w", err)
 	}

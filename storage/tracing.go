@@ -9,7 +9,6 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -26,10 +25,14 @@ import (
 // roles and permissions. A failure sets the span's status and error.type
 // (the SQLSTATE on PostgreSQL), never the driver's message, which may
 // hold a value or a host name.
+//
+// The keys are those of OpenTelemetry's semantic conventions v1.40, written
+// out: a go.opentelemetry.io/otel/semconv/vX package ships only with the
+// otel releases after X, so importing one would raise the host's otel.
 func Traced(db *bun.DB, tp trace.TracerProvider) *bun.DB {
-	system := semconv.DBSystemNameSQLite
+	system := attribute.String("db.system.name", "sqlite")
 	if IsPostgres(db) {
-		system = semconv.DBSystemNamePostgreSQL
+		system = attribute.String("db.system.name", "postgresql")
 	}
 	return db.WithQueryHook(&queryTracer{tracer: tp.Tracer(TracerName), system: system})
 }
@@ -51,11 +54,11 @@ func (h *queryTracer) BeforeQuery(ctx context.Context, e *bun.QueryEvent) contex
 		return ctx
 	}
 	op := e.Operation()
-	attrs := []attribute.KeyValue{h.system, semconv.DBOperationName(op)}
+	attrs := []attribute.KeyValue{h.system, attribute.String("db.operation.name", op)}
 	name := op
 	if q, ok := e.IQuery.(interface{ GetTableName() string }); ok {
 		if table := q.GetTableName(); table != "" {
-			attrs = append(attrs, semconv.DBCollectionName(table))
+			attrs = append(attrs, attribute.String("db.collection.name", table))
 			name = op + " " + table
 		}
 	}
@@ -74,7 +77,7 @@ func (h *queryTracer) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 		return
 	}
 	if e.Err != nil && !errors.Is(e.Err, sql.ErrNoRows) {
-		span.SetAttributes(semconv.ErrorTypeKey.String(errorType(e.Err)))
+		span.SetAttributes(attribute.String("error.type", errorType(e.Err)))
 		span.SetStatus(codes.Error, "")
 	}
 	span.End()

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/rolegate/rolegate/authz"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // its stores are SQLite files
 )
 
 // T is what the assertions need of a *testing.T.

@@ -22,6 +22,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rolegate/rolegate/authz"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the default store: a SQLite file
 )
 
 const adminKey = "6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b"

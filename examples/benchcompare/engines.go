@@ -14,6 +14,7 @@ import (
 	"github.com/casbin/casbin/v2/model"
 
 	"github.com/rolegate/rolegate/authz"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the default store: a SQLite file
 )
 
 // engine is one authorization library loaded with a workload.

@@ -22,6 +22,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/rolegate/rolegate/authz"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the default store: a SQLite file
 	"github.com/rolegate/rolegate/examples/rolegatectl/casbinimport"
 )
 

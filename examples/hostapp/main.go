@@ -41,6 +41,7 @@ import (
 
 	"github.com/rolegate/rolegate/authz"
 	"github.com/rolegate/rolegate/authz/prommetrics"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the default store: a SQLite file
 	"github.com/rolegate/rolegate/loginx"
 	"github.com/rolegate/rolegate/middleware"
 )

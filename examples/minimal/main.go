@@ -21,6 +21,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/rolegate/rolegate/authz"
+	_ "github.com/rolegate/rolegate/authz/sqlite" // the default store: a SQLite file
 	"github.com/rolegate/rolegate/middleware"
 )
 

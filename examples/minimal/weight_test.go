@@ -12,9 +12,20 @@ import (
 // Gin version: the SQLite and PostgreSQL drivers, bun, and rolegate.
 const maxExtraBytes = 12_000_000
 
+// maxExtraModules is how many modules rolegate may add to a bare Gin app
+// at the floors go.mod states (counted from go version -m).
+const maxExtraModules = 25
+
+// loginModules are what the login (loginx) links: a host that does not
+// set Config.Login links none of them.
+var loginModules = []string{"github.com/coreos/go-oidc", "github.com/go-jose/go-jose", "golang.org/x/oauth2", "github.com/golang-jwt/jwt"}
+
+// sqliteDrivers are SQLite drivers' modules.
+var sqliteDrivers = []string{"modernc.org/sqlite", "modernc.org/libc", "github.com/mattn/go-sqlite3", "github.com/ncruces/go-sqlite3", "github.com/glebarez/go-sqlite"}
+
 // A host that mounts rolegate and guards routes links no metrics, no
 // tracing SDK, no CLI, load or browser test, and no login it did not ask
-// for, and weighs at most 12 MB more than a bare Gin app.
+// for, and weighs at most 12 MB and 25 modules more than a bare Gin app.
 func TestMinimalWeight(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two binaries")
@@ -29,39 +40,73 @@ func TestMinimalWeight(t *testing.T) {
 				t.Errorf("examples/minimal links %s", dep)
 			}
 		}
+		if dep == "github.com/rolegate/rolegate/loginx" {
+			t.Errorf("examples/minimal imports loginx without setting Config.Login")
+		}
 	}
 
 	dir := t.TempDir()
-	size := func(name, pkg string) int64 {
-		bin := filepath.Join(dir, name)
-		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
-		fi, err := os.Stat(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fi.Size()
+	minimal, bare := build(t, dir, "minimal", "."), build(t, dir, "baregin", "./testdata/baregin")
+	t.Logf("examples/minimal %d bytes, %d modules; bare Gin %d bytes, %d modules: +%d bytes, +%d modules",
+		minimal.size, len(minimal.modules), bare.size, len(bare.modules), minimal.size-bare.size, len(minimal.modules)-len(bare.modules))
+	if minimal.size-bare.size > maxExtraBytes {
+		t.Errorf("examples/minimal is %d bytes larger than a bare Gin app; at most %d", minimal.size-bare.size, maxExtraBytes)
 	}
-	minimal, bare := size("minimal", "."), size("baregin", "./testdata/baregin")
-	t.Logf("examples/minimal %d bytes, bare Gin %d bytes: +%d", minimal, bare, minimal-bare)
-	if minimal-bare > maxExtraBytes {
-		t.Errorf("examples/minimal is %d bytes larger than a bare Gin app; at most %d", minimal-bare, maxExtraBytes)
+	if extra := len(minimal.modules) - len(bare.modules); extra > maxExtraModules {
+		t.Errorf("examples/minimal links %d modules more than a bare Gin app; at most %d:\n%s", extra, maxExtraModules, strings.Join(minimal.modules, "\n"))
 	}
+	for _, m := range minimal.modules {
+		for _, login := range loginModules {
+			if strings.HasPrefix(m, login) {
+				t.Errorf("examples/minimal links %s without setting Config.Login", m)
+			}
+		}
+	}
+}
 
-	// The login is linked only through Config.Login = loginx.Start.
-	syms, err := exec.Command("go", "tool", "nm", filepath.Join(dir, "minimal")).Output()
+// A host that opens rolegate on its own PostgreSQL handle (authz.OpenDB)
+// links no SQLite driver: the embedded one comes with package authz/sqlite,
+// which only the SQLite default needs.
+func TestOpenDBHostLinksNoSQLite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	host := build(t, t.TempDir(), "opendbpg", "./testdata/opendbpg")
+	for _, m := range host.modules {
+		for _, drv := range append(sqliteDrivers, loginModules...) {
+			if strings.HasPrefix(m, drv) {
+				t.Errorf("a PostgreSQL host on OpenDB links %s", m)
+			}
+		}
+	}
+	t.Logf("a PostgreSQL host on OpenDB: %d bytes, %d modules", host.size, len(host.modules))
+}
+
+type binary struct {
+	size    int64
+	modules []string // path and version of each module go version -m names, the main one aside
+}
+
+// build builds pkg into dir and reads its size and modules.
+func build(t *testing.T, dir, name, pkg string) binary {
+	t.Helper()
+	bin := filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	fi, err := os.Stat(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// (Package initialisers stay: the import is there, the code is not.)
-	for _, fn := range []string{
-		"github.com/rolegate/rolegate/loginx.(*Service).handleLogin",
-		"github.com/coreos/go-oidc/v3/oidc.(*IDTokenVerifier).Verify",
-		"github.com/go-jose/go-jose/v4.ParseSigned",
-	} {
-		if strings.Contains(string(syms), " "+fn+"\n") {
-			t.Errorf("examples/minimal links %s without setting Config.Login", fn)
+	out, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := binary{size: fi.Size()}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "dep" {
+			b.modules = append(b.modules, f[1]+" "+f[2])
 		}
 	}
+	return b
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	_ "modernc.org/sqlite" // the SQLite targets: the embedded driver
 
 	"github.com/rolegate/rolegate/storage"
 )

@@ -165,7 +165,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 
 // roleEntries returns a live entry for each of names (by name): the cached
 // ones, and the others built from the store, all of them in one read
-// (Loader.RoleEffective) rather than one per role. Concurrent misses of a
+// (Loader.RoleGrants) rather than one per role. Concurrent misses of a
 // role still read it once: a role whose build is already running under
 // this epoch is waited for, not read again.
 func (c *Cache) roleEntries(ctx context.Context, names []string) (map[string]*roleEntry, error) {
@@ -205,8 +205,8 @@ func (c *Cache) roleEntries(ctx context.Context, names []string) (map[string]*ro
 	return got, nil
 }
 
-// buildRoles reads the effective sets of the roles names (distinct) in one
-// Loader call and publishes each (see publishRole); it returns their
+// buildRoles reads the grants making the sets of the roles names
+// (distinct) in one Loader call and publishes each (see publishRole); it returns their
 // entries in the order of names.
 func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([]*roleEntry, error) {
 	c.building.Add(1)
@@ -227,12 +227,15 @@ func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([
 		return out, nil
 	}
 	memo := setMemo{}
-	err := c.load.RoleEffective(ctx, read, func(name string, perms, sources []string) error {
+	err := c.load.RoleGrants(ctx, read, func(name string, sources []string, grants [][]string) error {
 		i, ok := at[name]
 		if !ok || out[i] != nil {
 			return fmt.Errorf("cache: the store answered for role %q, not asked for or answered twice", name)
 		}
-		out[i] = c.publishRole(name, epoch, perms, sources, memo)
+		if len(grants) != len(sources) {
+			return fmt.Errorf("cache: the store answered %d grant lists for the %d sources of role %q", len(grants), len(sources), name)
+		}
+		out[i] = c.publishRole(name, epoch, sources, grants, memo)
 		return nil
 	})
 	if err != nil {
@@ -246,57 +249,29 @@ func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([
 	return out, nil
 }
 
-// setMemo remembers, during one read of several roles, the set made of
-// each perms slice the Loader handed over, by the slice's first element:
-// the store hands one slice to every role whose set is one role's grants
-// (600 roles inheriting one large role, adding nothing), and those are
-// then sorted, hashed and looked up once, not once per role.
-type setMemo map[*string]memoSet
-
-type memoSet struct {
-	n      int // the slice's length
-	sorted []string
-	hash   uint64
-	set    *permSet
-}
-
-// publishRole makes the entry of a role from its effective set as read,
-// and publishes it unless a role invalidation happened since epoch was
-// read. An entry not published is born dead: whoever holds it uses it for
-// the check at hand only.
-func (c *Cache) publishRole(name string, epoch uint64, perms, sources []string, memo setMemo) *roleEntry {
+// publishRole makes the entry of a role from its sources' grants as
+// read, and publishes it unless a role invalidation happened since epoch
+// was read. An entry not published is born dead: whoever holds it uses it
+// for the check at hand only.
+func (c *Cache) publishRole(name string, epoch uint64, sources []string, grants [][]string, memo setMemo) *roleEntry {
 	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), shard: shardOf(name)}
 	for _, s := range sources {
 		r.bytes += sourceBytes + int64(len(s))
 	}
-	var key *string
-	if len(perms) > 0 {
-		key = &perms[0]
-	}
-	var hash uint64
-	if m, ok := memo[key]; ok && key != nil && m.n == len(perms) {
-		// The same slice as an earlier role of this read: its set.
-		perms, hash, r.set = m.sorted, m.hash, m.set
-	} else {
-		perms, hash = sortedSet(perms)
-		// A set already interned is shared, and the names just read are
-		// dropped; otherwise the set is built here, outside the lock.
-		c.mu.Lock()
-		r.set = c.findSetLocked(perms, hash)
-		c.mu.Unlock()
-		if r.set == nil {
-			r.set = newPermSet(perms, hash)
-		}
-	}
+	r.parts = c.roleParts(grants, memo)
+	r.bytes += refBytes * int64(len(r.parts))
 	c.mu.Lock()
 	published := !c.closed && c.roleEpoch.Load() == epoch
 	if published {
-		var bytes int64
-		r.set, bytes = c.retainSetLocked(r.set, perms)
-		entries, bytes := int64(1), bytes+r.bytes
+		entries, bytes := int64(1), r.bytes
+		for i, p := range r.parts {
+			var held int64
+			r.parts[i], held = c.retainSetLocked(p)
+			bytes += held
+		}
 		if old, had := c.roles.LoadAndStore(name, r); had {
 			c.killLocked(old, false)
-			c.releaseSetLocked(old.set)
+			c.releaseSetsLocked(old.parts)
 			entries, bytes = 0, bytes-old.bytes
 		}
 		c.budget.count(c, entries, bytes)
@@ -312,9 +287,6 @@ func (c *Cache) publishRole(name string, epoch uint64, perms, sources []string, 
 		r.dead.Store(true)
 	}
 	c.mu.Unlock()
-	if key != nil && memo != nil {
-		memo[key] = memoSet{n: len(perms), sorted: perms, hash: hash, set: r.set}
-	}
 	if published {
 		c.budget.settle()
 	}

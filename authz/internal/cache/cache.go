@@ -75,9 +75,13 @@ type snapUser struct {
 type userEntry struct {
 	// The warm check's fields first, in the entry's first cache line.
 
-	// perms is the effective set of the global roles in one map (see
-	// memo): the warm check's one lookup, whatever the number of roles.
+	// perms is the effective set of the global roles in one map, or the
+	// largest of them when some are too large to copy (see mergeUser):
+	// the warm check's first lookup, its only one for most users.
 	perms map[string]struct{}
+	// more are the global roles' other maps, looked in when perms says
+	// no; nil unless a user holds roles of different large sets.
+	more []map[string]struct{}
 	// seenAll is killsAll when stamp was last found current: while
 	// killsAll stays there, the warm check looks no further.
 	seenAll atomic.Uint64
@@ -168,9 +172,9 @@ func userShards(global []*roleEntry, byScope map[string][]*roleEntry) []uint8 {
 // (the same memberships), or nil.
 func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEntry, prev *userEntry) *userEntry {
 	u := &userEntry{name: name, global: global, byScope: byScope}
-	var owned int64
-	u.perms, owned = memo(global)
-	u.bytes = userBytes + int64(len(name)) + owned + refBytes*int64(len(global))
+	m := mergeUser(global)
+	u.perms, u.more = m.first, m.more
+	u.bytes = userBytes + int64(len(name)) + m.owned + refBytes*int64(len(global)) + moreBytes*int64(len(m.more))
 	for s, rs := range byScope {
 		u.bytes += int64(len(s)) + userBytes/4 + refBytes*int64(len(rs))
 	}
@@ -187,11 +191,15 @@ func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEn
 	return u
 }
 
-// roleEntry is one role's effective permission set, shared by its members.
+// roleEntry is one role's effective permissions, shared by its members:
+// the union of its parts.
 type roleEntry struct {
-	name    string
-	set     *permSet // shared with every role entry of the same set
-	bytes   int64    // the entry's own size in the budget, its set apart
+	name string
+	// parts are the sets the role's effective permissions are made of
+	// (see roleParts), each shared with every role entry holding the same
+	// set: its sources' grants, the small ones merged.
+	parts   []*permSet
+	bytes   int64    // the entry's own size in the budget, its sets apart
 	sources []string // roles the set was built from, name included
 	shard   uint8    // shardOf(name)
 	// dead: an invalidation reached this entry (or it was never
@@ -335,9 +343,14 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	if _, ok := perms[perm]; ok {
 		return true, true
 	}
+	for _, m := range u.more {
+		if _, ok := m[perm]; ok {
+			return true, true
+		}
+	}
 	if scope != "" {
 		for _, r := range u.byScope[scope] {
-			if _, ok := r.set.perms[perm]; ok {
+			if r.allows(perm) {
 				return true, true
 			}
 		}
@@ -407,11 +420,26 @@ func (u *userEntry) grants(scope, perm string) bool {
 	if _, ok := u.perms[perm]; ok {
 		return true
 	}
+	for _, m := range u.more {
+		if _, ok := m[perm]; ok {
+			return true
+		}
+	}
 	if scope != "" {
 		for _, r := range u.byScope[scope] {
-			if _, ok := r.set.perms[perm]; ok {
+			if r.allows(perm) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// allows reports whether the role's effective permissions hold perm.
+func (r *roleEntry) allows(perm string) bool {
+	for _, s := range r.parts {
+		if _, ok := s.perms[perm]; ok {
+			return true
 		}
 	}
 	return false

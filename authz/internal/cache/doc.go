@@ -10,8 +10,12 @@
 //     sets are equal share one set (interned by content), so 600 roles
 //     inheriting one large role hold its names once.
 //
-// Each user entry also keeps its global roles' permissions in one map: the
-// one set they all share (no copy), or their union.
+// Each user entry also keeps its global roles' permissions ready for the
+// warm check: the one set they all share (no copy), or the union of its
+// small sets (up to 16 permissions each) in a map of its own beside its
+// large sets as they are, shared with every other member: a large set is
+// never copied per user, so what users hold of their own grows with their
+// memberships, not with the sizes of the roles they hold.
 //
 // A grant or revoke on a role drops every cached role set built from that
 // role (itself, and with inheritance the roles inheriting from it); a
@@ -26,7 +30,8 @@
 // the entry's stamp with the cache's kill counter (after some role set
 // died, the counters of the shards of the user's roles; the role sets one
 // by one only when one of those moved), and one map lookup for the
-// permission, whatever the number of roles.
+// permission, whatever the number of roles (a no looks in each further
+// large set of the user's too).
 //
 // Staleness: every build takes a ticket (an epoch) before it reads the
 // store, and publishes only if no invalidation of its kind happened since;

@@ -131,7 +131,7 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 		})
 		if deleted {
 			c.budget.count(c, -1, -r.bytes)
-			c.releaseSetLocked(r.set)
+			c.releaseSetsLocked(r.parts)
 		}
 	}
 }

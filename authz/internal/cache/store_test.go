@@ -65,11 +65,15 @@ func (s *fakeStore) UserRoles(_ context.Context, user string) ([]string, map[str
 	return global, byScope, nil
 }
 
-func (s *fakeStore) RoleEffective(_ context.Context, roles []string, fn func(role string, perms, sources []string) error) error {
+func (s *fakeStore) RoleGrants(_ context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
 	s.roleLoads.Add(1)
 	s.roleReads.Add(int64(len(roles)))
-	type set struct{ perms, sources []string }
+	type set struct {
+		sources []string
+		grants  [][]string
+	}
 	sets := make([]set, len(roles))
+	own := map[string][]string{} // one slice per source, as the store gives
 	s.mu.Lock()
 	for i, role := range roles {
 		seen := map[string]bool{}
@@ -86,11 +90,20 @@ func (s *fakeStore) RoleEffective(_ context.Context, roles []string, fn func(rol
 		walk(role)
 		for r := range seen {
 			sets[i].sources = append(sets[i].sources, r)
-			for p, ok := range s.grants[r] {
-				if ok {
-					sets[i].perms = append(sets[i].perms, p)
+		}
+		slices.Sort(sets[i].sources)
+		for _, r := range sets[i].sources {
+			g, ok := own[r]
+			if !ok {
+				g = []string{}
+				for p, on := range s.grants[r] {
+					if on {
+						g = append(g, p)
+					}
 				}
+				own[r] = g
 			}
+			sets[i].grants = append(sets[i].grants, g)
 		}
 	}
 	s.mu.Unlock()
@@ -100,7 +113,7 @@ func (s *fakeStore) RoleEffective(_ context.Context, roles []string, fn func(rol
 		}
 	}
 	for i, role := range roles {
-		if err := fn(role, sets[i].perms, sets[i].sources); err != nil {
+		if err := fn(role, sets[i].sources, sets[i].grants); err != nil {
 			return err
 		}
 	}

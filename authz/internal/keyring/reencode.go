@@ -12,7 +12,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/rolegate/rolegate/loginx"
+	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/cipher"
 )
@@ -80,7 +80,7 @@ func (k *Keys) init(ctx context.Context) error {
 			}
 			// The session secret moves now: the login service opens it
 			// with the new key.
-			return false, loginx.ResealSecret(ctx, db, p.source, c)
+			return false, loginapi.ResealSecret(ctx, db, p.source, c)
 		})
 		if err != nil {
 			return fmt.Errorf("authz: encryption: %w", err)
@@ -265,7 +265,7 @@ func (k *Keys) runReencode(ctx context.Context, db bun.IDB, c *cipher.Cipher, p 
 		return false, err
 	}
 	if p.rotating {
-		if err := loginx.ResealSecret(ctx, db, p.source, c); err != nil {
+		if err := loginapi.ResealSecret(ctx, db, p.source, c); err != nil {
 			return false, err
 		}
 	}

@@ -6,11 +6,9 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
-	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/middleware"
@@ -29,6 +27,10 @@ import (
 //     stays as it is;
 //   - inside these, one client span per store round trip (see
 //     storage.Traced).
+//
+// Attribute keys are those of the semantic conventions v1.40, written out
+// rather than imported, as in storage.Traced, so that no semconv package
+// sets the host's otel version.
 //
 // Attributes name the client by its keyed fingerprint (the one the audit
 // log shows), never by its key, and carry no role, permission or user
@@ -54,13 +56,14 @@ type Tracing struct {
 	reason    func(error) string // an error's reason, never its text
 }
 
-// NewTracing returns nil when tp is nil. name is the tracer's name;
-// reason names an error on a span (error.type) without its text.
-func NewTracing(tp trace.TracerProvider, name string, userNames bool, reason func(error) string) *Tracing {
+// NewTracing returns nil when tp is nil. prop reads incoming trace
+// headers (nil: none are read); name is the tracer's name; reason names
+// an error on a span (error.type) without its text.
+func NewTracing(tp trace.TracerProvider, prop propagation.TextMapPropagator, name string, userNames bool, reason func(error) string) *Tracing {
 	if tp == nil {
 		return nil
 	}
-	return &Tracing{tracer: tp.Tracer(name), userNames: userNames, prop: otel.GetTextMapPropagator(), reason: reason}
+	return &Tracing{tracer: tp.Tracer(name), userNames: userNames, prop: prop, reason: reason}
 }
 
 // user is the rolegate.user attribute, when the host opted in and there
@@ -81,7 +84,7 @@ func (t *Tracing) user(attrs []attribute.KeyValue, user string) []attribute.KeyV
 // end records err on span (its reason, never its text) and ends it.
 func (t *Tracing) end(span trace.Span, err error) {
 	if err != nil {
-		span.SetAttributes(semconv.ErrorTypeKey.String(t.reason(err)))
+		span.SetAttributes(attribute.String("error.type", t.reason(err)))
 		span.SetStatus(codes.Error, "")
 	}
 	span.End()
@@ -125,7 +128,7 @@ func (t *Tracing) StartWrite(ctx context.Context, client, action, user string) (
 // it sees the final status (a recovered panic's 500 included); nil
 // without a TracerProvider. A span already in the request's context (the
 // host's own HTTP instrumentation) is the parent; otherwise the incoming
-// trace headers are, through the global propagator. client returns the
+// trace headers are, through the host's propagator. client returns the
 // fingerprint of the request's client, if any.
 func (t *Tracing) Requests(client func(c *gin.Context) (string, bool)) gin.HandlerFunc {
 	if t == nil {
@@ -133,23 +136,23 @@ func (t *Tracing) Requests(client func(c *gin.Context) (string, bool)) gin.Handl
 	}
 	return func(c *gin.Context) {
 		ctx := c.Request.Context()
-		if !trace.SpanContextFromContext(ctx).IsValid() {
+		if t.prop != nil && !trace.SpanContextFromContext(ctx).IsValid() {
 			ctx = t.prop.Extract(ctx, propagation.HeaderCarrier(c.Request.Header))
 		}
 		route := c.FullPath()
 		ctx, span := t.tracer.Start(ctx, c.Request.Method+" "+route, trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(c.Request.Method), semconv.HTTPRoute(route)))
+			trace.WithAttributes(attribute.String("http.request.method", c.Request.Method), attribute.String("http.route", route)))
 		defer span.End()
 		c.Request = c.Request.WithContext(ctx)
 		c.Next()
 		status := c.Writer.Status()
-		attrs := []attribute.KeyValue{semconv.HTTPResponseStatusCode(status)}
+		attrs := []attribute.KeyValue{attribute.Int("http.response.status_code", status)}
 		if fp, ok := client(c); ok {
 			attrs = append(attrs, AttrClient.String(fp))
 		}
 		span.SetAttributes(t.user(attrs, c.Param("user"))...)
 		if status >= http.StatusInternalServerError {
-			span.SetAttributes(semconv.ErrorTypeKey.String(strconv.Itoa(status)))
+			span.SetAttributes(attribute.String("error.type", strconv.Itoa(status)))
 			span.SetStatus(codes.Error, "")
 		}
 	}

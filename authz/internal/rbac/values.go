@@ -35,6 +35,16 @@ type ScopedMembership struct {
 	Scope string `json:"scope"`
 }
 
+// Written is what one write did, for a caller that reads what it wrote
+// elsewhere: Changed is the write's answer (created, deleted or changed),
+// and Revision the token of a revision at which its effect holds (the
+// revision it made; for a write that changed nothing, the client's
+// revision read after it; empty when that read failed).
+type Written struct {
+	Changed  bool
+	Revision string
+}
+
 // Grant is the path by which a user holds a permission: answers "why".
 type Grant struct {
 	// Membership is the role the user is a member of.

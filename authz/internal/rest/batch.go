@@ -82,8 +82,7 @@ func (a *API) batch(c *gin.Context) {
 		a.fail(c, ctx, rt, call, err)
 		return
 	}
-	wctx, answered := recordRevision(c, ctx)
-	results, err := cl.RunBatch(wctx, ops)
+	results, revision, err := cl.RunBatch(ctx, ops)
 	if errors.Is(err, ErrMalformedOperation) {
 		a.fail(c, ctx, rt, call, malformedBatch())
 		return
@@ -109,7 +108,9 @@ func (a *API) batch(c *gin.Context) {
 	if results == nil {
 		results = []BatchResult{}
 	}
-	answered()
+	if revision != "" {
+		c.Header(RevisionHeader, revision)
+	}
 	middleware.Respond(c, http.StatusOK, fmt.Sprintf("%d operations", len(results)), gin.H{"results": results})
 }
 

@@ -1,6 +1,10 @@
 package rest
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
+)
 
 // grant is the data of POST /api/permission/:group/:name.
 type grant struct {
@@ -63,22 +67,22 @@ func grantRoutes() []route {
 			if err := readBody(call, &noFields{}, "no fields"); err != nil {
 				return 0, "", nil, err
 			}
-			ok, err := call.cl.AddPermission(call.ctx, call.args[0], call.args[1])
+			w, err := call.cl.Writes().AddPermission(call.ctx, call.args[0], call.args[1])
 			if err != nil {
 				return 0, "", nil, err
 			}
-			status, msg := created(ok, "permission")
+			status, msg := created(call.wrote(w), "permission")
 			return status, msg, grant{Role: call.args[0], Name: call.args[1]}, nil
 		},
 	}, {
 		method: http.MethodDelete, path: "/api/permission/:group/:name", action: "del_permission", params: perm, write: true,
 		resource: permResource,
 		run: func(call *request) (int, string, any, error) {
-			ok, err := call.cl.DelPermission(call.ctx, call.args[0], call.args[1])
+			w, err := call.cl.Writes().DelPermission(call.ctx, call.args[0], call.args[1])
 			if err != nil {
 				return 0, "", nil, err
 			}
-			return deletedAnswer(ok, "permission")
+			return deletedAnswer(call.wrote(w), "permission")
 		},
 	}, {
 		method: http.MethodGet, path: "/api/membership/:user/:group", action: "has_membership", params: member, query: []string{"scope"},
@@ -106,16 +110,16 @@ func grantRoutes() []route {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			var ok bool
+			var w rbac.Written
 			if scope != "" {
-				ok, err = call.cl.AddMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+				w, err = call.cl.Writes().AddMembershipIn(call.ctx, scope, call.args[0], call.args[1])
 			} else {
-				ok, err = call.cl.AddMembership(call.ctx, call.args[0], call.args[1])
+				w, err = call.cl.Writes().AddMembership(call.ctx, call.args[0], call.args[1])
 			}
 			if err != nil {
 				return 0, "", nil, err
 			}
-			status, msg := created(ok, "membership")
+			status, msg := created(call.wrote(w), "membership")
 			return status, msg, membership{User: call.args[0], Role: call.args[1], Scope: scope}, nil
 		},
 	}, {
@@ -126,16 +130,16 @@ func grantRoutes() []route {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			var ok bool
+			var w rbac.Written
 			if scope != "" {
-				ok, err = call.cl.DelMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+				w, err = call.cl.Writes().DelMembershipIn(call.ctx, scope, call.args[0], call.args[1])
 			} else {
-				ok, err = call.cl.DelMembership(call.ctx, call.args[0], call.args[1])
+				w, err = call.cl.Writes().DelMembership(call.ctx, call.args[0], call.args[1])
 			}
 			if err != nil {
 				return 0, "", nil, err
 			}
-			return deletedAnswer(ok, "membership")
+			return deletedAnswer(call.wrote(w), "membership")
 		},
 	}}
 }

@@ -21,10 +21,11 @@ func inheritRoutes() []route {
 			if err := readBody(call, &noFields{}, "no fields"); err != nil {
 				return 0, "", nil, err
 			}
-			ok, err := call.cl.AddInheritance(call.ctx, call.args[0], call.args[1])
+			w, err := call.cl.Writes().AddInheritance(call.ctx, call.args[0], call.args[1])
 			if err != nil {
 				return 0, "", nil, err
 			}
+			ok := call.wrote(w)
 			status, msg := created(ok, "inheritance")
 			return status, msg, inheritance{Role: call.args[0], Parent: call.args[1]}, nil
 		},
@@ -32,10 +33,11 @@ func inheritRoutes() []route {
 		method: http.MethodDelete, path: "/api/role/:role/inherits/:parent", action: "del_inheritance", params: pair, write: true,
 		resource: pairResource,
 		run: func(call *request) (int, string, any, error) {
-			ok, err := call.cl.DelInheritance(call.ctx, call.args[0], call.args[1])
+			w, err := call.cl.Writes().DelInheritance(call.ctx, call.args[0], call.args[1])
 			if err != nil {
 				return 0, "", nil, err
 			}
+			ok := call.wrote(w)
 			return deletedAnswer(ok, "inheritance")
 		},
 	}, {

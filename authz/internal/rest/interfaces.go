@@ -14,34 +14,25 @@ import (
 // and decodes a request, calls one of these, and writes the answer; it
 // never reads the store itself.
 type Client interface {
-	AddRole(ctx context.Context, role, description string) (bool, error)
-	SetRoleDescription(ctx context.Context, role, description string) (bool, error)
-	DelRole(ctx context.Context, role string) (bool, error)
+	// Writes is the write API with revision tokens (each write's answer
+	// carries the token of its revision, for the Rolegate-Revision header).
+	Writes() Writer
+
 	GetRole(ctx context.Context, role string) (rbac.Role, error)
 	RoleDetail(ctx context.Context, role string) (rbac.Role, rbac.RoleCounts, error)
 
-	AddPermission(ctx context.Context, role, name string) (bool, error)
-	DelPermission(ctx context.Context, role, name string) (bool, error)
 	HasPermission(ctx context.Context, role, name string) (bool, error)
 	HasEffectivePermission(ctx context.Context, role, name string) (bool, error)
 	ExplainRolePermission(ctx context.Context, role, permission string) ([]string, error)
 
-	AddMembership(ctx context.Context, user, role string) (bool, error)
-	DelMembership(ctx context.Context, user, role string) (bool, error)
 	HasMembership(ctx context.Context, user, role string) (bool, error)
-	AddMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
-	DelMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
 	HasMembershipIn(ctx context.Context, scope, user, role string) (bool, error)
-	RenameUser(ctx context.Context, user, newName string, merge bool) (int, error)
 
 	UserHasPermission(ctx context.Context, user, permission string) (bool, error)
 	UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error)
 	ExplainPermission(ctx context.Context, user, permission string) (*rbac.Grant, error)
 	ExplainPermissionIn(ctx context.Context, scope, user, permission string) (*rbac.Grant, error)
 	CheckMany(ctx context.Context, checks []rbac.Check) ([]bool, error)
-
-	AddInheritance(ctx context.Context, role, parent string) (bool, error)
-	DelInheritance(ctx context.Context, role, parent string) (bool, error)
 
 	EachRole(ctx context.Context, w rbac.ListWindow, fn func([]rbac.Role) error) error
 	EachUserPermission(ctx context.Context, user string, w rbac.ListWindow, fn func([]string) error) error
@@ -68,8 +59,7 @@ type Client interface {
 	// Revision is the token of the client's current revision; AtLeast
 	// brings the client's cache up to a token's revision (an error
 	// wrapping feed.ErrInvalid when the token is malformed or the
-	// store has not reached it). A write run with a context from
-	// revision.Record reports its own token there.
+	// store has not reached it).
 	Revision(ctx context.Context) (string, error)
 	AtLeast(ctx context.Context, token string) error
 }
@@ -103,8 +93,27 @@ type Caller interface {
 	WhereCanScopes(ctx context.Context, user, permission string) (global bool, scopes []string, err error)
 	// RunBatch decodes ops (each one JSON object of the body's
 	// "operations", as sent) and runs them in one transaction (see
-	// batch.go for the errors it returns).
-	RunBatch(ctx context.Context, ops []json.RawMessage) ([]BatchResult, error)
+	// batch.go for the errors it returns), returning with their results
+	// the revision token of the batch.
+	RunBatch(ctx context.Context, ops []json.RawMessage) ([]BatchResult, string, error)
+}
+
+// Writer is the library's write API as the handlers call it
+// (authz.Writes): each write returns its answer and the token of its
+// revision as one value.
+type Writer interface {
+	AddRole(ctx context.Context, role, description string) (rbac.Written, error)
+	SetRoleDescription(ctx context.Context, role, description string) (rbac.Written, error)
+	DelRole(ctx context.Context, role string) (rbac.Written, error)
+	AddPermission(ctx context.Context, role, name string) (rbac.Written, error)
+	DelPermission(ctx context.Context, role, name string) (rbac.Written, error)
+	AddMembership(ctx context.Context, user, role string) (rbac.Written, error)
+	DelMembership(ctx context.Context, user, role string) (rbac.Written, error)
+	AddMembershipIn(ctx context.Context, scope, user, role string) (rbac.Written, error)
+	DelMembershipIn(ctx context.Context, scope, user, role string) (rbac.Written, error)
+	AddInheritance(ctx context.Context, role, parent string) (rbac.Written, error)
+	DelInheritance(ctx context.Context, role, parent string) (rbac.Written, error)
+	RenameUser(ctx context.Context, user, newName string, merge bool) (int, rbac.Written, error)
 }
 
 // Host is what the REST layer asks of the value that mounts it.

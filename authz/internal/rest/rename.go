@@ -27,10 +27,11 @@ func renameRoute() route {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			moved, err := call.cl.RenameUser(call.ctx, call.args[0], call.args[1], merge)
+			moved, w, err := call.cl.Writes().RenameUser(call.ctx, call.args[0], call.args[1], merge)
 			if err != nil {
 				return 0, "", nil, err
 			}
+			call.wrote(w)
 			return http.StatusOK, "user renamed", renamed{User: call.args[1], Moved: moved}, nil
 		},
 	}

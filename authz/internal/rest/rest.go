@@ -162,6 +162,9 @@ type request struct {
 	args []string // the checked URL parameters, in route.params order
 	argv [2]string
 	page pageWindow
+	// revision is the token of the revision a write made (see wrote), for
+	// the Rolegate-Revision header of its answer.
+	revision string
 }
 
 // refusal marks an error the REST layer produced itself (a bad body,
@@ -221,10 +224,6 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 				return
 			}
 		}
-		answered := func() {}
-		if !rt.reads() {
-			call.ctx, answered = recordRevision(c, call.ctx)
-		}
 		if rt.stream != nil {
 			a.streamList(c, ctx, rt, call)
 			return
@@ -234,7 +233,9 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			a.fail(c, ctx, rt, call, err)
 			return
 		}
-		answered()
+		if call.revision != "" {
+			c.Header(RevisionHeader, call.revision) // before the body
+		}
 		if r, ok := data.(result); ok && status == http.StatusOK && message == resultMessage {
 			resultEnvelopes[btoi(r.Result)].Respond(c) // the checks' answer, without reflection
 			return

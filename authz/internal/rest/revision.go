@@ -6,7 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/rolegate/rolegate/authz/internal/revision"
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 )
 
 // Reads that follow a write: every successful write answers the token of
@@ -37,16 +37,12 @@ func atLeast(c *gin.Context, ctx context.Context, cl Caller) error {
 	return cl.AtLeast(ctx, v)
 }
 
-// recordRevision returns the context a write runs with, and a func that
-// sets the Rolegate-Revision header once it succeeded (before the body is
-// written).
-func recordRevision(c *gin.Context, ctx context.Context) (context.Context, func()) {
-	tok := new(string)
-	return revision.Record(ctx, tok), func() {
-		if *tok != "" {
-			c.Header(RevisionHeader, *tok)
-		}
-	}
+// wrote keeps the revision token of the write the request made, for the
+// Rolegate-Revision header its answer carries, and returns the write's
+// answer (created, deleted, changed).
+func (call *request) wrote(w rbac.Written) bool {
+	call.revision = w.Revision
+	return w.Changed
 }
 
 // revisionData is the data of GET /api/revision.

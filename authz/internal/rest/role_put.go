@@ -31,10 +31,11 @@ func putRoleRoute() route {
 			if err := call.cl.CheckDescription(*body.Description); err != nil {
 				return 0, "", nil, refuse(err)
 			}
-			changed, err := call.cl.SetRoleDescription(call.ctx, call.args[0], *body.Description)
+			w, err := call.cl.Writes().SetRoleDescription(call.ctx, call.args[0], *body.Description)
 			if err != nil {
 				return 0, "", nil, err
 			}
+			changed := call.wrote(w)
 			msg := "description unchanged"
 			if changed {
 				msg = "description changed"

@@ -43,10 +43,11 @@ func roleRoutes() []route {
 				return 0, "", nil, refuse(err)
 			}
 			role := call.args[0]
-			ok, err := call.cl.AddRole(call.ctx, role, body.Description)
+			w, err := call.cl.Writes().AddRole(call.ctx, role, body.Description)
 			if err != nil {
 				return 0, "", nil, err
 			}
+			ok := call.wrote(w)
 			out := rbac.Role{Role: role, Description: body.Description}
 			if !ok {
 				// Adding an existing role leaves its description alone:
@@ -66,10 +67,11 @@ func roleRoutes() []route {
 		method: http.MethodDelete, path: "/api/role/:role", action: "del_role", params: roleParam, write: true,
 		resource: roleResource,
 		run: func(call *request) (int, string, any, error) {
-			ok, err := call.cl.DelRole(call.ctx, call.args[0])
+			w, err := call.cl.Writes().DelRole(call.ctx, call.args[0])
 			if err != nil {
 				return 0, "", nil, err
 			}
+			ok := call.wrote(w)
 			return deletedAnswer(ok, "role")
 		},
 	}}
