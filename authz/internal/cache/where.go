@@ -166,7 +166,7 @@ func (c *Cache) where(u *userEntry, perm string) (global bool, scopes []string) 
 	var buf [maxMergeHeads][]string
 	lists := buf[:0]
 	for i := range u.groups {
-		if roleAllows(u.groups[i].role, perm) {
+		if u.groups[i].role.allows(perm) {
 			lists = append(lists, u.groups[i].scopes)
 		}
 	}
@@ -251,8 +251,3 @@ func mergeScopes(lists [][]string) []string {
 	}
 }
 
-// roleAllows reports whether the role's effective set holds perm.
-func roleAllows(r *roleEntry, perm string) bool {
-	_, ok := r.set.perms[perm]
-	return ok
-}
