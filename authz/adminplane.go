@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -64,11 +65,19 @@ const openModeWarning = "neither AUTH_CLIENT_KEY nor AUTH_CLIENT_KEYS is set: th
 // records of it: our request id, the client's own id apart, and the
 // remote address as the trusted proxies let us know it.
 func (az *Authz) requestContext(c *gin.Context) context.Context {
-	return &requestCtx{Context: c.Request.Context(), info: requestInfo{
+	info := requestInfo{
 		id:       middleware.RequestIDFrom(c),
 		clientID: middleware.ClientRequestIDFrom(c),
 		remote:   az.proxies.RemoteAddr(c.Request),
-	}}
+	}
+	if key, ok := middleware.ClientKeyFrom(c); ok {
+		info.actor.key = key
+	} else if user, ok := rest.PersonFrom(c); ok {
+		info.actor.user = user
+	}
+	// The REST layer refuses a malformed reason (400) before any write.
+	info.reason, _ = rest.ChangeReason(c)
+	return &requestCtx{Context: c.Request.Context(), info: info}
 }
 
 // requestCtx carries a requestInfo in one allocation (context.WithValue

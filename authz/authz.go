@@ -3,9 +3,7 @@ package authz
 import (
 	"cmp"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -43,6 +41,7 @@ type Authz struct {
 	log      *slog.Logger
 	keys     *keyring.Keys // nil when encryption is off
 	auditKey []byte        // keys the client fingerprints in audit records
+	auditIDs *audit.IDs    // the audit records' ids as clients see them
 	clients  *xsync.MapOf[string, *Client]
 	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
 	login    loginapi.Login
@@ -226,6 +225,7 @@ func (az *Authz) init(ctx context.Context) error {
 		return fmt.Errorf("authz: %w", err)
 	}
 	az.auditKey = []byte(key)
+	az.auditIDs = audit.NewIDs(az.auditKey)
 	if az.cfg.EnableEncryption {
 		kcfg := keyring.Config{Key: az.cfg.EncryptionKey, Previous: az.cfg.EncryptionKeyPrevious,
 			EncryptDescriptions: az.cfg.EncryptDescriptions}
@@ -361,9 +361,7 @@ func (az *Authz) followers(yield func(*feed.Follower) bool) {
 // fingerprint is the keyed digest that identifies a client in audit
 // records: stable for one database, useless without its key.
 func (az *Authz) fingerprint(ns string) string {
-	m := hmac.New(sha256.New, az.auditKey)
-	m.Write([]byte(ns))
-	return hex.EncodeToString(m.Sum(nil))[:32]
+	return storage.AuditFingerprint(az.auditKey, ns)
 }
 
 func randomHex() (string, error) {

@@ -75,8 +75,8 @@ func (c *Client) Batch(ctx context.Context, ops []Operation) ([]OpResult, error)
 
 func (c *Client) batch(ctx context.Context, ops []Operation) ([]OpResult, written, error) {
 	ops = normalizeOperations(ops)
-	if err := checkOperations(ops); err != nil {
-		c.az.auditRefusal(ctx, c.fingerprint, "batch", "batch", err)
+	if err := c.checkOperations(ops); err != nil {
+		c.auditRefusal(ctx, "batch", "batch", err)
 		return nil, written{}, err
 	}
 	var results []OpResult
@@ -125,6 +125,22 @@ func checkOperations(ops []Operation) error {
 	for i, op := range ops {
 		if err := op.check(); err != nil {
 			return &BatchError{Index: i, Op: op.Op, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkOperations is checkOperations with the grants of reserved names
+// refused in open mode (see Client.checkGrantable).
+func (c *Client) checkOperations(ops []Operation) error {
+	if err := checkOperations(ops); err != nil {
+		return err
+	}
+	for i, op := range ops {
+		if op.Op == "add_permission" {
+			if err := c.checkGrantable(op.Permission); err != nil {
+				return &BatchError{Index: i, Op: op.Op, Err: err}
+			}
 		}
 	}
 	return nil

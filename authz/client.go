@@ -92,6 +92,9 @@ func (c *Client) addPermission(ctx context.Context, role, name string) (written,
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return written{}, err
 	}
+	if err := c.checkGrantable(name); err != nil {
+		return written{}, err
+	}
 	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddPermission(ctx, w.db, c.scope, role, name)
 	})

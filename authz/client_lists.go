@@ -3,9 +3,12 @@ package authz
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
+	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -36,6 +39,8 @@ type (
 	ScopedWindow = rbac.ScopedWindow
 	// AuditRecord is one audited change or refusal (AuditRecords).
 	AuditRecord = rbac.AuditRecord
+	// AuditQuery picks audit records (AuditRecordsWhere).
+	AuditQuery = rbac.AuditQuery
 )
 
 // Typed errors of the library API; test them with errors.Is. Each is the
@@ -303,18 +308,44 @@ func (c *Client) roleDetail(ctx context.Context, role string, describe bool) (Ro
 }
 
 // AuditRecords returns the client's own audit records, newest first: at
-// most limit of them, with ids below before (0: from the newest), of one
-// action only unless action is "". A client sees only records under its
-// own fingerprint.
+// most limit of them, older than the record whose id is before (0: from
+// the newest), of one action only unless action is "". A client sees
+// only records under its own fingerprint. It is AuditRecordsWhere with
+// no actor.
 func (c *Client) AuditRecords(ctx context.Context, action string, before int64, limit int) ([]AuditRecord, error) {
-	recs, err := storage.ListAudit(ctx, c.az.db, c.fingerprint, action, before, limit)
+	return c.AuditRecordsWhere(ctx, AuditQuery{Action: action, Before: before, Limit: limit})
+}
+
+// AuditRecordsWhere returns the client's own audit records that q picks,
+// newest first. Ids are opaque: a keyed permutation of the table's row
+// ids (one sequence for every client), so that their gaps say nothing of
+// other clients' records; q.Before takes the id of a record, as a cursor.
+// q.Actor "user:<name>" finds that person's records, also when names are
+// stored encrypted.
+func (c *Client) AuditRecordsWhere(ctx context.Context, q AuditQuery) ([]AuditRecord, error) {
+	f := storage.AuditFilter{Client: c.fingerprint, Action: q.Action, Actor: q.Actor, Limit: q.Limit}
+	if f.Limit <= 0 {
+		f.Limit = rest.DefaultAuditLimit
+	}
+	if q.Before != 0 {
+		row, err := c.az.auditIDs.Decode(q.Before)
+		if err != nil {
+			return nil, fmt.Errorf("%w: before: %w", errBadRequest, err)
+		}
+		f.Before = row
+	}
+	if name, ok := strings.CutPrefix(q.Actor, storage.ActorUserPrefix); ok {
+		f.Actor = storage.ActorUserPrefix + c.scope.AuditUser(middleware.NormalizeName(name))
+	}
+	recs, err := storage.ListAuditBy(ctx, c.az.db, f)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]AuditRecord, len(recs))
 	for i, r := range recs {
-		out[i] = AuditRecord{ID: r.ID, At: r.At, Client: r.Client, Action: r.Action, Resource: r.Resource,
-			Outcome: r.Outcome, RequestID: r.RequestID, ClientRequestID: r.ClientRequestID, RemoteAddr: r.RemoteAddr}
+		out[i] = AuditRecord{ID: c.az.auditIDs.Encode(r.ID), At: r.At, Client: r.Client, Action: r.Action, Resource: r.Resource,
+			Outcome: r.Outcome, RequestID: r.RequestID, ClientRequestID: r.ClientRequestID, RemoteAddr: r.RemoteAddr,
+			Actor: r.Actor, Reason: r.Reason}
 	}
 	return out, nil
 }

@@ -142,6 +142,15 @@ type Config struct {
 	// under the host client: Open creates it, and each user the guards'
 	// resolver finds is added to it on first sight. Needs ClientKey.
 	DefaultRole string
+	// AdminUsers lets the host's own users on the admin plane
+	// (AUTH_ADMIN_USERS): a REST request (or the console's) without a
+	// client key is authorised through the user the guards see
+	// (Resolver, or the login session) against PermAdmin, PermRead and
+	// PermMembers held in ClientKey's namespace, and reaches that
+	// namespace only. Requests with a key are unchanged. A header
+	// resolver is only as safe as the proxy that sets the header. Needs
+	// ClientKey and a way to find the user.
+	AdminUsers bool
 	// OAuthProviders are the identity providers accepted at login (from
 	// the environment: loginapi.ProvidersFromEnv). They need Login.
 	OAuthProviders []loginapi.ProviderConfig
@@ -374,6 +383,9 @@ func (c Config) problems() []error {
 		if c.ClientKey == "" {
 			errs = append(errs, errors.New("AUTH_DEFAULT_ROLE needs AUTH_CLIENT_KEY (the host client the role lives in)"))
 		}
+	}
+	if c.AdminUsers && c.ClientKey == "" {
+		errs = append(errs, errors.New("AUTH_ADMIN_USERS needs AUTH_CLIENT_KEY (the host's namespace, where the admin permissions are held)"))
 	}
 	for _, o := range c.CORSOrigins {
 		if o != "*" && !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rolegate/rolegate/authz/internal/observe"
 	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/storage"
 )
 
 // Decisions you can see: every guard built by the Require... constructors
@@ -226,5 +227,10 @@ func (o *guardObserver) audit(c *gin.Context, d middleware.GuardDecision) {
 		s, _ := o.name(d.Scope)
 		resource += "@" + s
 	}
-	o.az.auditRefused(o.az.requestContext(c), o.client.fingerprint, "guard "+c.FullPath(), resource, "insufficient permissions")
+	// The actor is the refused user (stored form, as in the resource).
+	actor := storage.ActorAnonymous
+	if middleware.ValidName(d.User) {
+		actor = storage.ActorUserPrefix + u
+	}
+	o.az.auditRefusedBy(o.az.requestContext(c), o.client.fingerprint, actor, "guard "+c.FullPath(), resource, "insufficient permissions")
 }

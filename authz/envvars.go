@@ -104,6 +104,8 @@ var settings = []setting{
 		showing("none"),
 	text("AUTH_DEFAULT_ROLE", func(c *Config) *string { return &c.DefaultRole }, "",
 		"a role every user the guards see holds (created at Open, added on first sight); needs AUTH_CLIENT_KEY"),
+	boolean("AUTH_ADMIN_USERS", func(c *Config) *bool { return &c.AdminUsers },
+		"let the host's own users use the admin API and console without a key, by `rolegate.admin`, `rolegate.read` and `rolegate.members` held in AUTH_CLIENT_KEY's namespace (see [docs/security.md](docs/security.md#people-on-the-admin-plane)); needs AUTH_CLIENT_KEY and a resolver or login"),
 	readElsewhere("AUTH_OAUTH_PROVIDERS", "",
 		"comma-separated provider names accepted at login (needs `Config.Login = loginx.Start`, else Open fails; see [docs/login.md](docs/login.md))"),
 	readElsewhere("AUTH_OAUTH_<NAME>_ISSUER / _CLIENT_ID / _JWKS_URL / _USERINFO_URL", "",

@@ -61,6 +61,9 @@ func (az *Authz) initLogin(ctx context.Context) error {
 	if az.cfg.DefaultRole != "" {
 		az.resolver = az.withDefaultRole(az.resolver)
 	}
+	if az.cfg.AdminUsers && az.noResolver {
+		return errors.New("authz: AUTH_ADMIN_USERS needs a way to find the user: set Config.Resolver or configure a login provider (AUTH_OAUTH_PROVIDERS)")
+	}
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/rolegate/rolegate/console"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
+	"github.com/rolegate/rolegate/storage"
 )
 
 // Mount registers rolegate's routes on r, which may be the host's
@@ -341,7 +342,7 @@ func refusalReason(err error) string { return rest.Reason(err) }
 func (az *Authz) restAPI() (*rest.API, error) {
 	return rest.New(rest.Config{
 		Host: restHost{az}, AcceptKey: az.admins.accept(), Log: az.log, MaxBatchOperations: MaxBatchOperations,
-		Reads: az.readGate,
+		Reads: az.readGate, People: az.restPeople(),
 	})
 }
 
@@ -375,7 +376,11 @@ type restCaller struct{ *Client }
 
 var _ rest.Caller = restCaller{}
 
-func (c restCaller) Fingerprint() string                     { return c.fingerprint }
+func (c restCaller) Fingerprint() string { return c.fingerprint }
+func (c restCaller) KeyActor() string    { return storage.KeyActor(c.scope.NS) }
+func (c restCaller) ScopesOf(ctx context.Context, user string, limit int) ([]string, error) {
+	return storage.ScopesOfUser(ctx, c.az.db, c.scope, user, limit)
+}
 func (c restCaller) AuditUser(user string) string            { return c.scope.AuditUser(user) }
 func (c restCaller) AuditPermission(name string) string      { return c.scope.AuditPermission(name) }
 func (c restCaller) GrantResource(role, name string) string  { return c.grantResource(role, name) }

@@ -396,7 +396,7 @@ func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, writte
 		if len(plan) == 0 {
 			return false, errBatchNoop
 		}
-		if err := checkOperations(plan); err != nil {
+		if err := c.checkOperations(plan); err != nil {
 			return false, err
 		}
 		results, err := c.runOperations(ctx, tx, plan)

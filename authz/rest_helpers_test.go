@@ -193,7 +193,7 @@ func keys(m map[string]any) []string {
 }
 
 // normalise replaces what differs from run to run (timestamps, audit ids,
-// client fingerprints, our request ids) with placeholders.
+// client fingerprints, our request ids, a key's actor) with placeholders.
 func normalise(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -202,6 +202,12 @@ func normalise(v any) any {
 			switch k {
 			case "timestamp", "at", "id", "client", "request_id":
 				out[k] = "<" + k + ">"
+			case "actor":
+				if a, ok := e.(string); ok && strings.HasPrefix(a, "key:") {
+					out[k] = "key:<8 hex digits of the key's SHA-256>"
+				} else {
+					out[k] = e
+				}
 			default:
 				out[k] = normalise(e)
 			}

@@ -93,9 +93,12 @@ func (c *Client) admit(ctx context.Context, ch change) error {
 	if c.az.closed.Load() {
 		return ErrClosed
 	}
+	if err := checkActor(ctx); err != nil {
+		return err
+	}
 	if c.az.writeRate != nil {
 		if err := c.az.writeRate.Allow(c.scope.NS); err != nil {
-			c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+			c.auditRefusal(ctx, ch.action, ch.resource, err)
 			return err
 		}
 	}
@@ -165,7 +168,7 @@ func (c *Client) refused(ctx context.Context, ch change, err error) error {
 	if errors.Is(err, ErrUnavailable) {
 		c.az.metrics.storeError(storeOpWrite)
 	}
-	c.az.auditRefusal(ctx, c.fingerprint, ch.action, ch.resource, err)
+	c.auditRefusal(ctx, ch.action, ch.resource, err)
 	return err
 }
 
@@ -234,8 +237,12 @@ func outcome(action string, changed bool) string {
 
 // requestInfo is what the REST layer knows of a request, for the audit
 // log: our request id, the id the client sent (kept apart, never as ours),
-// and the remote address (see Authz.requestContext).
-type requestInfo struct{ id, clientID, remote string }
+// the remote address, who asks and why (X-Change-Reason; see
+// Authz.requestContext).
+type requestInfo struct {
+	id, clientID, remote, reason string
+	actor                        actor
+}
 
 type requestInfoKey struct{}
 
@@ -244,7 +251,14 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 	return storage.AuditRecord{
 		At: time.Now().UTC(), Client: c.fingerprint, Action: action, Resource: resource,
 		Outcome: result, RequestID: info.id, ClientRequestID: info.clientID, RemoteAddr: info.remote,
+		Actor: actorOf(ctx, c.scope), Reason: info.reason,
 	}
+}
+
+// auditRefusal is Authz.auditRefusal for a refusal of c's, whose actor's
+// name is stored as c's names are.
+func (c *Client) auditRefusal(ctx context.Context, action, resource string, cause error) {
+	c.az.auditRefusalBy(ctx, c.fingerprint, actorOf(ctx, c.scope), action, resource, cause)
 }
 
 // auditRefusal records a refused or failed request, within the refusal
@@ -252,10 +266,24 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 // with; when the store is down it cannot be written, which is logged
 // instead (without names or keys).
 func (az *Authz) auditRefusal(ctx context.Context, fingerprint, action, resource string, cause error) {
+	az.auditRefusalBy(ctx, fingerprint, az.refusalActor(ctx), action, resource, cause)
+}
+
+func (az *Authz) auditRefusalBy(ctx context.Context, fingerprint, actor, action, resource string, cause error) {
 	if errors.Is(cause, storage.ErrKeyMismatch) {
 		az.keyBehind.Store(true)
 	}
-	az.auditRefused(ctx, fingerprint, action, resource, refusalReason(cause))
+	az.auditRefusedBy(ctx, fingerprint, actor, action, resource, refusalReason(cause))
+}
+
+// refusalActor is the actor of a refusal recorded without its client at
+// hand: a person acts in the host's namespace only.
+func (az *Authz) refusalActor(ctx context.Context) string {
+	var s storage.Scope
+	if az.host != nil {
+		s = az.host.scope
+	}
+	return actorOf(ctx, s)
 }
 
 // withheldResource stands for the names of a refusal recorded by a process
@@ -264,6 +292,10 @@ const withheldResource = "[names withheld: the store is encrypted under a key th
 
 // auditRefused is auditRefusal with the reason in words.
 func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource, reason string) {
+	az.auditRefusedBy(ctx, fingerprint, az.refusalActor(ctx), action, resource, reason)
+}
+
+func (az *Authz) auditRefusedBy(ctx context.Context, fingerprint, actor, action, resource, reason string) {
 	if az.cfg.DisableAuditLogging || az.closed.Load() {
 		return
 	}
@@ -283,7 +315,7 @@ func (az *Authz) auditRefused(ctx context.Context, fingerprint, action, resource
 	rec := storage.AuditRecord{
 		At: time.Now().UTC(), Client: fingerprint, Action: action, Resource: resource,
 		Outcome: "refused: " + reason + note, RequestID: info.id, ClientRequestID: info.clientID,
-		RemoteAddr: info.remote,
+		RemoteAddr: info.remote, Actor: actor, Reason: info.reason,
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()

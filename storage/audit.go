@@ -41,9 +41,12 @@ func auditRetentionDown(ctx context.Context, db *bun.DB) error {
 }
 
 // AuditRecord is one audited change or refusal. Client is a keyed
-// fingerprint of the client key, never the key; Resource never holds the
-// plaintext of an encrypted name. RequestID is ours; ClientRequestID is
-// the X-Request-ID the client sent, if any, kept apart and never trusted.
+// fingerprint of the client key, never the key; Resource and Actor never
+// hold the plaintext of an encrypted name. Actor is who asked (a person,
+// a key's short digest, the library; see ActorLibrary), Reason what the
+// request said of why (X-Change-Reason). RequestID is ours;
+// ClientRequestID is the X-Request-ID the client sent, if any, kept apart
+// and never trusted.
 type AuditRecord struct {
 	ID              int64     `bun:"id" json:"id"`
 	At              time.Time `bun:"at" json:"at"`
@@ -54,24 +57,44 @@ type AuditRecord struct {
 	RequestID       string    `bun:"request_id" json:"request_id"`
 	ClientRequestID string    `bun:"client_request_id" json:"client_request_id,omitempty"`
 	RemoteAddr      string    `bun:"remote_addr" json:"remote_addr"`
+	Actor           string    `bun:"actor" json:"actor"`
+	Reason          string    `bun:"reason" json:"reason,omitempty"`
+}
+
+// AuditFilter picks the records ListAudit returns: one client's, of one
+// action and one actor when they are not "", with ids below Before (0:
+// from the newest), at most Limit.
+type AuditFilter struct {
+	Client, Action, Actor string
+	Before                int64
+	Limit                 int
 }
 
 // ListAudit returns one client's records of one action ("" for every
 // action), newest first, with id below before (0 means from the newest),
 // at most limit.
 func ListAudit(ctx context.Context, db bun.IDB, client, action string, before int64, limit int) ([]AuditRecord, error) {
-	q := `SELECT id, at, client, action, resource, outcome, request_id, client_request_id, remote_addr FROM rolegate_audit WHERE client = ?`
-	args := []any{client}
-	if action != "" {
+	return ListAuditBy(ctx, db, AuditFilter{Client: client, Action: action, Before: before, Limit: limit})
+}
+
+// ListAuditBy returns the records f picks, newest first.
+func ListAuditBy(ctx context.Context, db bun.IDB, f AuditFilter) ([]AuditRecord, error) {
+	q := `SELECT id, at, client, action, resource, outcome, request_id, client_request_id, remote_addr, actor, reason FROM rolegate_audit WHERE client = ?`
+	args := []any{f.Client}
+	if f.Action != "" {
 		q += " AND action = ?"
-		args = append(args, action)
+		args = append(args, f.Action)
 	}
-	if before > 0 {
+	if f.Actor != "" {
+		q += " AND actor = ?"
+		args = append(args, f.Actor)
+	}
+	if f.Before > 0 {
 		q += " AND id < ?"
-		args = append(args, before)
+		args = append(args, f.Before)
 	}
 	q += " ORDER BY id DESC LIMIT ?"
-	args = append(args, limit)
+	args = append(args, f.Limit)
 	out := []AuditRecord{}
 	if err := db.NewRaw(q, args...).Scan(ctx, &out); err != nil {
 		return nil, Classify(err)

@@ -112,3 +112,14 @@ func sortedMembers(rows []memberRow, plain func(string) (string, error)) ([]Memb
 	})
 	return slices.Compact(out), nil
 }
+
+// ScopesOfUser returns the scopes in which user holds scoped memberships,
+// sorted, at most limit (GET /api/whoami weighs a delegated admin's
+// scopes with it). Every stored form of the name counts (during a key
+// rotation a user's rows may be under either key).
+func ScopesOfUser(ctx context.Context, db bun.IDB, s Scope, user string, limit int) ([]string, error) {
+	var out []string
+	err := db.NewRaw(`SELECT DISTINCT scope FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?) ORDER BY scope LIMIT ?`,
+		s.NS, bun.List(s.userForms(user)), limit).Scan(ctx, &out)
+	return out, Classify(err)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +23,7 @@ type encryptedColumn struct {
 // encryptedColumns are every column rolegate encrypts: permission names,
 // members' user names (global and scoped memberships, and the change log,
 // which names the member a write changed), role descriptions, and the
-// names in audit records' resources.
+// names in audit records' resources and actors.
 var encryptedColumns = []encryptedColumn{
 	{"rolegate_permissions", "name", KindPermission, []string{"ns", "role", "name"}, -1, false},
 	{"rolegate_memberships", "user_name", KindUser, []string{"ns", "user_name", "role"}, -1, false},
@@ -30,13 +31,17 @@ var encryptedColumns = []encryptedColumn{
 	{"rolegate_roles", "description", KindDescription, []string{"ns", "name"}, -1, false},
 	{"rolegate_changes", "user_name", KindUser, []string{"ns", "revision"}, 1, false},
 	{"rolegate_audit", "resource", KindAudit, []string{"id"}, 0, true},
+	// Last: a pass interrupted before it was added resumes by index.
+	{"rolegate_audit", "actor", KindAudit, []string{"id"}, 0, true},
 }
 
 // EncryptedTables are the tables Reencode rewrites.
 func EncryptedTables() []string {
 	var out []string
 	for _, c := range encryptedColumns {
-		out = append(out, c.table)
+		if !slices.Contains(out, c.table) {
+			out = append(out, c.table)
+		}
 	}
 	return out
 }

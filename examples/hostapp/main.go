@@ -9,6 +9,7 @@
 //	go run ./examples/hostapp                   # SQLite at ~/.auth.sqlite3; without AUTH_CLIENT_KEY, a key kept in ~/.auth.sqlite3.client-key
 //	go run ./examples/hostapp -new-client-key   # print a fresh client key
 //	go run ./examples/hostapp -open             # open mode: the REST API for any UUID v4 key, bounded
+//	go run ./examples/hostapp -user-header X-User -admin-users  # the app's users on the admin plane
 //
 // With -open the host app serves rolegate's REST admin API in open mode,
 // the shape of the original RBAC service: any UUID v4 key is a namespace
@@ -49,19 +50,20 @@ import (
 func main() {
 	newKey := flag.Bool("new-client-key", false, "print a new client key (a UUID version 4) and exit")
 	userHeader := flag.String("user-header", "", "trust this request header as the user name (for apps behind an authenticating proxy, and for trying rolegate without a login provider)")
+	adminUsers := flag.Bool("admin-users", false, "let the app's own users (from -user-header or a login session) use the admin API and console by rolegate.admin, rolegate.read and rolegate.members held in the app's namespace (AUTH_ADMIN_USERS=true does the same)")
 	open := flag.Bool("open", false, "serve the REST admin API in open mode (any UUID v4 key is a namespace, bounded); needs AUTH_CLIENT_KEY and AUTH_CLIENT_KEYS unset, and leaves out the app's own guarded routes")
 	flag.Parse()
 	if *newKey {
 		fmt.Println(uuid.NewString())
 		return
 	}
-	if err := run(*userHeader, *open); err != nil {
+	if err := run(*userHeader, *adminUsers, *open); err != nil {
 		fmt.Fprintln(os.Stderr, "hostapp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(userHeader string, open bool) error {
+func run(userHeader string, adminUsers, open bool) error {
 	host, herr := settingsFromEnv()
 	cfg, err := authz.ConfigFromEnv()
 	if err = errors.Join(herr, err); err != nil {
@@ -83,6 +85,12 @@ func run(userHeader string, open bool) error {
 	if userHeader != "" {
 		cfg.Resolver = middleware.HeaderResolver(userHeader)
 		log.Warn("trusting a request header as the user name; only do this behind a proxy that sets it", "header", userHeader)
+	}
+	if adminUsers {
+		cfg.AdminUsers = true
+	}
+	if cfg.AdminUsers && open {
+		return errors.New("-admin-users (AUTH_ADMIN_USERS) needs the app's own namespace, which -open does not have")
 	}
 	gin.SetMode(gin.ReleaseMode)
 	if host.debug {
@@ -125,7 +133,11 @@ func run(userHeader string, open bool) error {
 	srv := newServer(engine)
 	log.Info("hostapp listening", "addr", "http://"+ln.Addr().String())
 	if az.ConsoleEnabled() {
-		log.Info("admin console", "url", "http://"+ln.Addr().String()+"/console/", "sign_in_with", "an admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS)")
+		with := "an admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS)"
+		if cfg.AdminUsers {
+			with += ", or the app's own session of a user holding rolegate.admin, rolegate.read or rolegate.members"
+		}
+		log.Info("admin console", "url", "http://"+ln.Addr().String()+"/console/", "sign_in_with", with)
 	}
 
 	errc := make(chan error, 1)

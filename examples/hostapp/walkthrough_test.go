@@ -43,7 +43,7 @@ func TestReadmeWalkthrough(t *testing.T) {
 		"AUTH_SERVER_PORT="+port,
 		"AUTH_DATABASE_URL=", "AUTH_DATABASE_TYPE=sqlite",
 	)
-	app := exec.Command(bin, "-user-header", "X-User")
+	app := exec.Command(bin, "-user-header", "X-User", "-admin-users")
 	app.Env = env
 	app.Dir = dir // no stray .env
 	var logs strings.Builder

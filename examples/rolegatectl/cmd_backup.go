@@ -250,7 +250,7 @@ func readAudit(ctx context.Context, a *api) ([]json.RawMessage, error) {
 		var last struct {
 			ID int64 `json:"id"`
 		}
-		if err := json.Unmarshal(page[len(page)-1], &last); err != nil || last.ID <= 1 {
+		if err := json.Unmarshal(page[len(page)-1], &last); err != nil || last.ID < 1 {
 			return all, nil
 		}
 		before = last.ID

@@ -165,6 +165,6 @@ func newAuditCmd(g *globals) *cobra.Command {
 		}),
 	}
 	cmd.Flags().IntVar(&limit, "limit", 100, "records to show")
-	cmd.Flags().Int64Var(&before, "before", 0, "only records with an id below this (the next page)")
+	cmd.Flags().Int64Var(&before, "before", 0, "only records older than the one with this id (the last id of the previous page; ids are opaque)")
 	return cmd
 }

@@ -60,4 +60,7 @@ var (
 	// flight (AUTH_MAX_READS_IN_FLIGHT). Nothing was done; the error is a
 	// *limits.Refused saying when to retry (HTTP 429 with Retry-After).
 	ErrRateLimited = limits.ErrTooMany
+	// ErrForbidden: a person on the admin plane lacks the permission a
+	// request needs (HTTP 403); the error names it.
+	ErrForbidden = errors.New("forbidden")
 )

@@ -86,6 +86,8 @@ type ScopedWindow struct {
 }
 
 // AuditRecord is one audited change or refusal, as a client reads its own.
+// ID is opaque: unique among the client's records and a cursor for the
+// next page, but neither ordered nor counting anything.
 // Client is a keyed fingerprint of the client key, never the key; Resource
 // never holds the plaintext of an encrypted name. RequestID is ours;
 // ClientRequestID is the X-Request-ID the client sent, if any, kept apart
@@ -100,6 +102,22 @@ type AuditRecord struct {
 	RequestID       string    `json:"request_id"`
 	ClientRequestID string    `json:"client_request_id,omitempty"`
 	RemoteAddr      string    `json:"remote_addr"`
+	// Actor is who asked: "user:<name>" for a person (the name as the
+	// audit log holds names), "key:<8 hex digits of the key's SHA-256>"
+	// for a client key, "library" for a Go call, "anonymous" for a
+	// request refused before anyone was recognised.
+	Actor string `json:"actor"`
+	// Reason is the request's X-Change-Reason, when it sent one.
+	Reason string `json:"reason"`
+}
+
+// AuditQuery picks audit records: of one action and one actor when they
+// are not "", older than the record whose id is Before (0: from the
+// newest), at most Limit (0: DefaultAuditLimit).
+type AuditQuery struct {
+	Action, Actor string
+	Before        int64
+	Limit         int
 }
 
 // CheckNames returns ErrInvalidName, naming the field, for the first bad

@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
 )
 
 // DefaultAuditLimit is the page size of GET /api/audit without ?limit.
@@ -15,14 +18,19 @@ const DefaultAuditLimit = 100
 // records (AUTH_DECISION_AUDIT): "guard " and the route template.
 var auditActionPattern = regexp.MustCompile(`^(?:[a-z_]{0,64}|guard /[!-~]{0,255})$`)
 
-// auditRoute: GET /api/audit?limit=N&before=<id>&action=<action>, the
-// calling client's own audit records, newest first, of one action when
-// action is given. A client sees only records under its
+// auditActorPattern is what ?actor= accepts besides "user:<name>" (whose
+// name follows the naming rule): a key's actor, library, anonymous.
+var auditActorPattern = regexp.MustCompile(`^(?:key:[0-9a-f]{8}|library|anonymous)$`)
+
+// auditRoute: GET /api/audit?limit=N&before=<id>&action=<action>&actor=<actor>,
+// the calling client's own audit records, newest first, of one action
+// and one actor when they are given. Ids are opaque (see
+// audit.IDs): before is the id of the last record of the previous page. A client sees only records under its
 // own fingerprint; refusals of requests without a valid key belong to no
 // client and are visible to none.
 func auditRoute() route {
 	return route{
-		method: http.MethodGet, path: "/api/audit", action: "list_audit", query: []string{"limit", "before", "action"},
+		method: http.MethodGet, path: "/api/audit", action: "list_audit", query: []string{"limit", "before", "action", "actor"},
 		resource: func(*request) string { return "audit" },
 		run: func(call *request) (int, string, any, error) {
 			q := call.c.Request.URL.Query()
@@ -40,7 +48,7 @@ func auditRoute() route {
 			} else if ok {
 				before, err = strconv.ParseInt(v, 10, 64)
 				if err != nil || before < 1 {
-					return 0, "", nil, refuse(fmt.Errorf("%w: before must be a record id (a whole number from 1)", errBadRequest))
+					return 0, "", nil, refuse(fmt.Errorf("%w: before must be a record's id (a whole number from 1)", errBadRequest))
 				}
 			}
 			action, _, err := queryValue(q, "action")
@@ -50,11 +58,29 @@ func auditRoute() route {
 			if !auditActionPattern.MatchString(action) {
 				return 0, "", nil, refuse(fmt.Errorf("%w: action must be an action name such as add_role (lower-case letters and '_', at most 64) or \"guard \" and a route", errBadRequest))
 			}
-			recs, err := call.cl.AuditRecords(call.ctx, action, before, limit)
+			actor, _, err := queryValue(q, "actor")
+			if err != nil {
+				return 0, "", nil, refuse(err)
+			}
+			if err := checkActor(actor); err != nil {
+				return 0, "", nil, refuse(err)
+			}
+			recs, err := call.cl.AuditRecordsWhere(call.ctx, rbac.AuditQuery{Action: action, Actor: actor, Before: before, Limit: limit})
 			if err != nil {
 				return 0, "", nil, err
 			}
 			return http.StatusOK, "ok", recs, nil
 		},
 	}
+}
+
+// checkActor accepts "" (every actor) or an actor as records name them.
+func checkActor(actor string) error {
+	if actor == "" || auditActorPattern.MatchString(actor) {
+		return nil
+	}
+	if name, ok := strings.CutPrefix(actor, "user:"); ok && rbac.CheckNames("user", name) == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: actor must be user:<name>, key:<8 hex digits>, library or anonymous", errBadRequest)
 }

@@ -54,20 +54,30 @@ func (e *OperationError) Unwrap() error { return e.Err }
 // index. It has its own body limit (the other routes take 64 KiB).
 func (a *API) batchHandlers() []gin.HandlerFunc {
 	rt := batchRoute
-	return []gin.HandlerFunc{a.clientKeyAuth(rt), middleware.BodyLimit(MaxBatchBodyBytes), a.batch}
+	return []gin.HandlerFunc{a.authenticate(rt), middleware.BodyLimit(MaxBatchBodyBytes), a.batch}
 }
 
 func (a *API) batch(c *gin.Context) {
 	rt := batchRoute
 	ctx := a.host.RequestContext(c)
-	key, _ := middleware.ClientKeyFrom(c)
-	cl, err := a.host.Caller(key)
+	cl, user, err := a.caller(c)
 	if err != nil {
 		a.fail(c, ctx, rt, nil, refuse(err))
 		return
 	}
 	call := &request{c: c, ctx: ctx, cl: cl}
+	if user != "" {
+		// Before the body is read: a batch is rolegate.admin's alone.
+		if _, err := allowPerson(ctx, cl, rt, user); err != nil {
+			a.fail(c, ctx, rt, call, err)
+			return
+		}
+	}
 	if err := checkQuery(c, rt); err != nil {
+		a.fail(c, ctx, rt, call, refuse(err))
+		return
+	}
+	if _, err := ChangeReason(c); err != nil {
 		a.fail(c, ctx, rt, call, refuse(err))
 		return
 	}

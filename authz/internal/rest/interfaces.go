@@ -54,7 +54,7 @@ type Client interface {
 	CountRoles(ctx context.Context, prefix string) (int, error)
 	CountUsers(ctx context.Context, prefix string) (int, error)
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
-	AuditRecords(ctx context.Context, action string, before int64, limit int) ([]rbac.AuditRecord, error)
+	AuditRecordsWhere(ctx context.Context, q rbac.AuditQuery) ([]rbac.AuditRecord, error)
 
 	// Revision is the token of the client's current revision; AtLeast
 	// brings the client's cache up to a token's revision (an error
@@ -73,6 +73,12 @@ type Caller interface {
 	// Fingerprint is the keyed fingerprint of the client key that the
 	// audit log records, never the key.
 	Fingerprint() string
+	// ScopesOf lists the scopes where user holds scoped memberships,
+	// sorted, at most limit.
+	ScopesOf(ctx context.Context, user string, limit int) ([]string, error)
+	// KeyActor is how the audit log names the key's requests:
+	// "key:<8 hex digits of its SHA-256>".
+	KeyActor() string
 	// AuditUser and AuditPermission are a user or a permission as the
 	// audit log may hold it: its stored (encrypted) form when encryption
 	// is on, never the plaintext.

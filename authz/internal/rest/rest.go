@@ -26,6 +26,10 @@ type Config struct {
 	// MaxBatchOperations bounds POST /api/batch; a body with more is
 	// refused as soon as the decoder sees one more.
 	MaxBatchOperations int
+	// People, when set, lets persons in: a request without a client key
+	// is the host's user's, authorised by the admin plane's permissions
+	// in the host's namespace (see people.go).
+	People People
 	// Reads, when set, bounds the store-reading requests (every route
 	// that is not a write) of one client in flight: Acquire is called
 	// with the client's fingerprint, and a refusal (a *limits.Refused) is
@@ -40,6 +44,7 @@ type API struct {
 	log      *slog.Logger
 	maxBatch int
 	reads    *limits.InFlight
+	people   People
 }
 
 // New returns the REST admin API of cfg.
@@ -51,7 +56,7 @@ func New(cfg Config) (*API, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads}, nil
+	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads, people: cfg.People}, nil
 }
 
 // Route is one route of the API with its whole chain: path-parameter
@@ -61,16 +66,18 @@ type Route struct {
 	Handlers     []gin.HandlerFunc
 }
 
-// Routes are every route of the API, POST /api/batch last, for the
+// Routes are every route of the API, GET /api/whoami and POST /api/batch
+// last, for the
 // caller to register under its own middleware (request id, log, recovery,
 // CORS).
 func (a *API) Routes() []Route {
 	var out []Route
 	for _, rt := range routes() {
 		out = append(out, Route{Method: rt.method, Path: rt.path, Handlers: []gin.HandlerFunc{
-			middleware.DecodePathParams(), a.clientKeyAuth(rt), a.bodyLimit(rt), a.handler(rt),
+			middleware.DecodePathParams(), a.authenticate(rt), a.bodyLimit(rt), a.handler(rt),
 		}})
 	}
+	out = append(out, Route{Method: whoamiRoute.method, Path: whoamiRoute.path, Handlers: a.whoamiHandlers()})
 	return append(out, Route{Method: batchRoute.method, Path: batchRoute.path, Handlers: a.batchHandlers()})
 }
 
@@ -183,15 +190,21 @@ func refuse(err error) error { return refusal{err: err} }
 func (a *API) handler(rt route) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ctx := a.host.RequestContext(c)
-		key, _ := middleware.ClientKeyFrom(c)
-		cl, err := a.host.Caller(key)
+		cl, user, err := a.caller(c)
 		if err != nil {
-			// Unreachable behind ClientKeyAuth; refuse rather than guess.
+			// Unreachable behind authenticate; refuse rather than guess.
 			a.fail(c, ctx, rt, nil, refuse(err))
 			return
 		}
 		call := &request{c: c, ctx: ctx, cl: cl}
 		call.args = call.argv[:0]
+		fine := false
+		if user != "" {
+			if fine, err = allowPerson(ctx, cl, rt, user); err != nil {
+				a.fail(c, ctx, rt, call, err)
+				return
+			}
+		}
 		if a.reads != nil && !rt.write {
 			release, err := a.reads.Acquire(cl.Fingerprint())
 			if err != nil {
@@ -204,6 +217,10 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			a.fail(c, ctx, rt, call, refuse(err))
 			return
 		}
+		if _, err := ChangeReason(c); err != nil {
+			a.fail(c, ctx, rt, call, refuse(err))
+			return
+		}
 		for _, p := range rt.params {
 			v := middleware.NormalizeName(c.Param(p.name))
 			if err := rbac.CheckNames(p.kind, v); err != nil {
@@ -211,6 +228,12 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 				return
 			}
 			call.args = append(call.args, v)
+		}
+		if fine {
+			if err := delegated(call, user); err != nil {
+				a.fail(c, ctx, rt, call, err)
+				return
+			}
 		}
 		if rt.list {
 			if call.page, err = parsePage(c); err != nil {
@@ -259,7 +282,7 @@ func (a *API) fail(c *gin.Context, ctx context.Context, rt route, call *request,
 	}
 	detail := reason
 	switch status {
-	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
+	case http.StatusBadRequest, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
 		// Our own texts: they name the field and the rule, never echo input.
 		detail = err.Error()
 	case http.StatusTooManyRequests:
@@ -320,10 +343,8 @@ func (a *API) bodyLimit(rt route) gin.HandlerFunc {
 		inner(c)
 		ctx := a.host.RequestContext(c)
 		fp := ""
-		if key, ok := middleware.ClientKeyFrom(c); ok {
-			if cl, err := a.host.Caller(key); err == nil {
-				fp = cl.Fingerprint()
-			}
+		if cl, _, err := a.caller(c); err == nil {
+			fp = cl.Fingerprint()
 		}
 		a.host.AuditRefusal(ctx, fp, rt.action, "route:"+rt.path, errBodyTooLarge)
 	}

@@ -35,6 +35,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusRequestEntityTooLarge, "body too large"
 	case errors.Is(err, rbac.ErrInvalidClientKey):
 		return http.StatusUnauthorized, "invalid client key"
+	case errors.Is(err, rbac.ErrForbidden):
+		return http.StatusForbidden, "forbidden"
 	case errors.Is(err, rbac.ErrRoleNotFound):
 		return http.StatusNotFound, "role not found"
 	case errors.Is(err, rbac.ErrQuotaExceeded):

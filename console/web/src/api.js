@@ -1,6 +1,8 @@
 // The console's only way to the server: rolegate's public REST API, with
-// the client key as a bearer token. The key lives in this tab's
-// sessionStorage, never in a URL or a cookie.
+// the client key as a bearer token, or, without a key, as the person the
+// host's own session says (AUTH_ADMIN_USERS: the host's cookie or its
+// proxy's header go along, as with any same-origin request). The key
+// lives in this tab's sessionStorage, never in a URL or a cookie.
 
 import { learn } from './names.js';
 
@@ -14,6 +16,28 @@ const base = location.pathname.replace(/console\/[^/]*$/, '');
 export const storedKey = () => sessionStorage.getItem(KEY) || '';
 export const storeKey = (k) => sessionStorage.setItem(KEY, k);
 export const forgetKey = () => sessionStorage.removeItem(KEY);
+
+// What the signed-in caller may do (GET /api/whoami): a key, or a person
+// with rolegate.admin, may write; one with rolegate.read only reads.
+let writes = true;
+export const canWrite = () => writes;
+export const setCanWrite = (w) => { writes = w; };
+
+// probeSession asks, without a key, who the host's session says is
+// signed in: GET /api/whoami's data, or null when nobody is (401) or
+// people are not enabled.
+export async function probeSession() {
+  try {
+    const res = await fetch(new URL(base + 'api/whoami', location.origin), {
+      headers: { Accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store', referrerPolicy: 'no-referrer',
+    });
+    if (!res.ok) return null;
+    const env = await res.json();
+    return env && env.success === true && env.data && env.data.user ? env.data : null;
+  } catch {
+    return null;
+  }
+}
 
 export class APIError extends Error {
   constructor(status, message) {
@@ -45,8 +69,13 @@ export async function call(method, path, { query, body, key, total } = {}) {
   for (const [k, v] of Object.entries(query || {})) {
     if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
   }
-  const headers = { Authorization: 'Bearer ' + (key ?? storedKey()), Accept: 'application/json' };
-  const init = { method, headers, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' };
+  const bearer = key ?? storedKey();
+  const headers = { Accept: 'application/json' };
+  // Without a key, the request is the signed-in person's: the host's
+  // session (its cookie, or its proxy's header) goes along, and nothing
+  // else; with one, no cookie does.
+  if (bearer) headers.Authorization = 'Bearer ' + bearer;
+  const init = { method, headers, credentials: bearer ? 'omit' : 'same-origin', cache: 'no-store', referrerPolicy: 'no-referrer' };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

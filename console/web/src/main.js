@@ -1,11 +1,12 @@
 // rolegate's admin console: a single page over the public REST API.
 import { render } from 'preact';
-import { call, storedKey, storeKey, forgetKey, setUnauthorizedHandler } from './api.js';
+import { call, storedKey, storeKey, forgetKey, setUnauthorizedHandler, probeSession, setCanWrite } from './api.js';
 import { html, useState, useEffect, useRef, Field, ErrorText, Suggestions, clearStatus } from './ui.js';
 import { RolesPage } from './roles.js';
 import { RolePage } from './role.js';
 import { UserPage, MembersPage, UsersPage } from './user.js';
 import { WhoCanPage, AuditPage } from './whocan.js';
+import { DelegatedPage } from './delegated.js';
 
 // route reads the hash: #/roles, #/role/<name>, #/members, #/user/<name>,
 // #/whocan/<permission>[/<scope>], #/audit.
@@ -18,7 +19,7 @@ function route() {
 
 const NAV = [['roles', 'Roles'], ['members', 'Members'], ['user', 'Users'], ['whocan', 'Who can'], ['audit', 'Audit log']];
 
-function SignIn({ onIn, reason }) {
+function SignIn({ onIn, reason, me }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState(reason);
   const [busy, setBusy] = useState(false);
@@ -38,6 +39,7 @@ function SignIn({ onIn, reason }) {
   };
   return html`<main class="signin" id="main">
     <h1>rolegate console</h1>
+    ${me && html`<p id="no-admin">You are signed in as <strong>${me.user}</strong>, who holds none of rolegate.admin, rolegate.read or rolegate.members. An admin key still works:</p>`}
     <form onSubmit=${submit}>
       <${Field} id="client-key" type="password" label="Client key" value=${key} onInput=${setKey} required
         hint="An admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS). It stays in this tab only and is forgotten when the tab closes." />
@@ -47,19 +49,52 @@ function SignIn({ onIn, reason }) {
   </main>`;
 }
 
+// Who is signed in: with a stored key, the key; else the person the
+// host's session names (GET /api/whoami), when people are enabled.
 function App() {
   const [signedIn, setSignedIn] = useState(!!storedKey());
+  const [me, setMe] = useState(undefined); // undefined: not asked yet; null: nobody
   const [reason, setReason] = useState('');
   const [r, setR] = useState(route());
   const h1 = useRef();
   useEffect(() => {
     const f = () => { setR(route()); clearStatus(); };
     addEventListener('hashchange', f);
-    setUnauthorizedHandler((msg) => { forgetKey(); setReason(msg); setSignedIn(false); });
+    setUnauthorizedHandler((msg) => { forgetKey(); setReason(msg); setSignedIn(false); setMe(null); });
     return () => removeEventListener('hashchange', f);
   }, []);
-  useEffect(() => { if (h1.current) h1.current.focus(); }, [r.page, r.arg, signedIn]);
-  if (!signedIn) return html`<${SignIn} reason=${reason} onIn=${() => { setReason(''); setSignedIn(true); }} />`;
+  useEffect(() => {
+    if (signedIn || me !== undefined) return;
+    probeSession().then((m) => { setMe(m); });
+  }, [signedIn, me]);
+  useEffect(() => { if (h1.current) h1.current.focus(); }, [r.page, r.arg, signedIn, me]);
+  const person = !signedIn && me;
+  const mayAdmin = signedIn || (person && (me.admin || me.read));
+  if (!signedIn && me === undefined) return html`<main id="main"><p aria-busy="true">Loading…</p></main>`;
+  if (!signedIn && (!me || (!mayAdmin && me.members.length === 0))) {
+    return html`<${SignIn} reason=${reason} me=${me} onIn=${() => { setReason(''); setSignedIn(true); }} />`;
+  }
+  setCanWrite(signedIn || me.admin);
+  const who = person
+    ? html`<span class="who" id="signed-in-as">Signed in as <strong>${me.user}</strong>${me.admin ? '' : me.read ? ' (read only)' : ''}</span>`
+    : html`<span class="who" id="signed-in-as">Signed in with a client key</span>`;
+  const out = person
+    ? html`<button type="button" class="signout" onClick=${() => { setMe(null); setReason(''); }}>Use a client key</button>`
+    : html`<button type="button" class="signout" onClick=${() => { forgetKey(); setSignedIn(false); setMe(undefined); }}>Sign out</button>`;
+  if (!mayAdmin) {
+    document.title = 'Your members · rolegate console';
+    return html`
+      <header>
+        <span class="brand">rolegate</span>
+        ${who}
+        ${out}
+      </header>
+      <main id="main">
+        <h1 tabindex="-1" ref=${h1}>Members you manage</h1>
+        <div class="page"><${DelegatedPage} me=${me} /></div>
+      </main>
+      <${Suggestions} />`;
+  }
   const go = (h) => { location.hash = h; };
   let title, page;
   switch (r.page) {
@@ -97,7 +132,8 @@ function App() {
       <nav aria-label="Console">
         <ul>${NAV.map(([p, label]) => html`<li><a href=${'#/' + p} aria-current=${r.page === p ? 'page' : undefined}>${label}</a></li>`)}</ul>
       </nav>
-      <button type="button" class="signout" onClick=${() => { forgetKey(); setSignedIn(false); }}>Sign out</button>
+      ${who}
+      ${out}
     </header>
     <main id="main">
       <h1 tabindex="-1" ref=${h1}>${title}</h1>

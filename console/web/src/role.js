@@ -8,7 +8,7 @@
 // folded, and read when unfolded; where an inherited permission comes from
 // is asked when "Where from?" is pressed. At most 4 requests answer the
 // page, however many permissions the role has.
-import { call, get, seg } from './api.js';
+import { call, get, seg, canWrite } from './api.js';
 import {
   html, useState, useEffect, usePaged, List, Field, ErrorText, Status, Search, useAction, useDebounced, href, unseen, PAGE,
   ROLES, PERMS, USERS,
@@ -55,6 +55,9 @@ export function RolePage({ role }) {
 
 // Describe changes the role's description: PUT /api/role/{role}.
 function Describe({ role, current, done }) {
+  // Hidden from who only reads (rolegate.read); constant for the session,
+  // so the hooks below run the same way on every render.
+  if (!canWrite()) return null;
   const [open, setOpen] = useState(false);
   const [v, setV] = useState(current);
   const a = useAction('describe');
@@ -82,6 +85,7 @@ function Describe({ role, current, done }) {
 // shown beside it (owner). suggest names the kind of names offered, and
 // pointed out when not seen (perms, roles, users).
 function AddForm({ id, label, button, add, extra, owner, list, kind }) {
+  if (!canWrite()) return null;
   const [v, setV] = useState('');
   const a = useAction(owner);
   const submit = (e) => {
@@ -97,6 +101,7 @@ function AddForm({ id, label, button, add, extra, owner, list, kind }) {
 }
 
 function RemoveButton({ label, remove, owner }) {
+  if (!canWrite()) return null;
   const a = useAction(owner);
   return html`<button type="button" class="danger" aria-label=${label} disabled=${a.busy}
     onClick=${() => a.run(remove)}>Remove</button>`;

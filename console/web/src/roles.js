@@ -1,5 +1,5 @@
 // The roles page: list, create, delete with the cascade named.
-import { call, get, getPage, seg } from './api.js';
+import { call, get, getPage, seg, canWrite } from './api.js';
 import { html, useState, useEffect, useRef, usePaged, List, Field, ErrorText, Status, Search, say, useAction, useDebounced, href, PAGE, ROLES } from './ui.js';
 import { forget } from './names.js';
 
@@ -29,7 +29,7 @@ export function RolesPage() {
     });
   };
   return html`
-    <section aria-labelledby="new-role-h">
+    ${canWrite() && html`<section aria-labelledby="new-role-h">
       <h2 id="new-role-h">New role</h2>
       <form class="inline" onSubmit=${create}>
         <${Field} id="new-role" label="Role name" value=${name} onInput=${setName} required />
@@ -37,7 +37,7 @@ export function RolesPage() {
         <button type="submit" disabled=${a.busy}>Create role</button>
       </form>
       <${Status} owner="new-role" />
-    </section>
+    </section>`}
     <section aria-labelledby="roles-h">
       <h2 id="roles-h">Roles</h2>
       <${Search} id="find-role" label="Find roles" value=${find} onInput=${setFind} list=${ROLES} />
@@ -46,8 +46,8 @@ export function RolesPage() {
         <li key=${r.role} class="row">
           <a href=${href('role', r.role)}>${r.role}</a>
           <span class="desc">${r.description}</span>
-          <button type="button" class="danger" onClick=${(e) => { opener.current = e.currentTarget; setDoomed(r.role); }}
-            aria-label=${'Delete role ' + r.role}>Delete</button>
+          ${canWrite() && html`<button type="button" class="danger" onClick=${(e) => { opener.current = e.currentTarget; setDoomed(r.role); }}
+            aria-label=${'Delete role ' + r.role}>Delete</button>`}
         </li>`} />
     </section>
     ${doomed && html`<${DeleteRole} role=${doomed} onClose=${(done) => {

@@ -1,6 +1,6 @@
 // A user's view: roles, effective permissions and "why"; and the members
 // page: scoped memberships of every scope.
-import { call, get, getPage, seg } from './api.js';
+import { call, get, getPage, seg, canWrite } from './api.js';
 import { html, useState, usePaged, List, Field, Status, Search, useAction, useDebounced, href, pathText, unseen, PAGE, ROLES, PERMS, USERS } from './ui.js';
 
 export function UserLookup({ go, initial }) {
@@ -107,7 +107,7 @@ export function MembersPage({ go }) {
     });
   };
   return html`
-    <section aria-labelledby="addm-h">
+    ${canWrite() && html`<section aria-labelledby="addm-h">
       <h2 id="addm-h">Add a membership</h2>
       <form class="inline" onSubmit=${add}>
         <${Field} id="m-user" label="User" value=${user} onInput=${setUser} required list=${USERS} />
@@ -116,7 +116,7 @@ export function MembersPage({ go }) {
         <button type="submit" disabled=${a.busy}>Add membership</button>
       </form>
       <${Status} owner="add-membership" />
-    </section>
+    </section>`}
     <section aria-labelledby="lookup-h">
       <h2 id="lookup-h">A user's roles and permissions</h2>
       <${UserLookup} go=${go} />
@@ -129,11 +129,11 @@ export function MembersPage({ go }) {
         <li key=${m.scope + '/' + m.user + '/' + m.role} class="row">
           <span class="scope">${m.scope}</span>
           <span class="grow"><a href=${href('user', m.user)}>${m.user}</a> is a member of <a href=${href('role', m.role)}>${m.role}</a></span>
-          <button type="button" class="danger" aria-label=${'Remove ' + m.user + ' from ' + m.role + ' in scope ' + m.scope}
+          ${canWrite() && html`<button type="button" class="danger" aria-label=${'Remove ' + m.user + ' from ' + m.role + ' in scope ' + m.scope}
             onClick=${() => rm.run(async () => {
               await call('DELETE', 'membership/' + seg(m.user) + '/' + seg(m.role), { query: { scope: m.scope } });
               p.reload();
               return m.user + ' is no longer a member of ' + m.role + ' in scope ' + m.scope + '.';
-            })}>Remove</button></li>`} />
+            })}>Remove</button>`}</li>`} />
     </section>`;
 }

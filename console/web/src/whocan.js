@@ -50,11 +50,12 @@ export function AuditPage() {
       <table id="audit-table" aria-busy=${p.loading}>
         <caption>Audit records, newest first${shown ? ', action ' + shown : ''}</caption>
         <thead><tr><th scope="col">When (UTC)</th><th scope="col">Action</th><th scope="col">Resource</th>
-          <th scope="col">Outcome</th><th scope="col">Request</th></tr></thead>
+          <th scope="col">Outcome</th><th scope="col">Who</th><th scope="col">Reason</th><th scope="col">Request</th></tr></thead>
         <tbody>${p.items.map((r) => html`<tr key=${r.id}>
           <td data-label="When"><time datetime=${r.at}>${r.at.replace('T', ' ').replace(/\.\d+Z$/, '')}</time></td>
           <td data-label="Action">${r.action}</td><td data-label="Resource">${r.resource}</td>
-          <td data-label="Outcome">${r.outcome}</td><td data-label="Request" class="mono">${r.request_id}</td></tr>`)}</tbody>
+          <td data-label="Outcome">${r.outcome}</td><td data-label="Who" class="actor">${r.actor}</td>
+          <td data-label="Reason">${r.reason}</td><td data-label="Request" class="mono">${r.request_id}</td></tr>`)}</tbody>
       </table>
     </div>
     ${!p.loading && !p.error && p.items.length === 0 && html`<p class="empty">No records.</p>`}
