@@ -250,4 +250,3 @@ func mergeScopes(lists [][]string) []string {
 		}
 	}
 }
-
