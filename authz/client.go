@@ -60,7 +60,8 @@ func (c *Client) addRole(ctx context.Context, role, description string) (written
 	if err := checkDescription(description); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "add_role", resource: "role:" + role}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "add_role", resource: "role:" + role, bytes: c.scope.Bytes([]string{role}, nil, nil, description)}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddRole(ctx, w.db, c.scope, role, description)
 	})
 }
@@ -95,7 +96,8 @@ func (c *Client) addPermission(ctx context.Context, role, name string) (written,
 	if err := c.checkGrantable(name); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "add_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "add_permission", resource: c.grantResource(role, name), role: role, bytes: c.scope.Bytes([]string{role}, nil, []string{name}, "")}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddPermission(ctx, w.db, c.scope, role, name)
 	})
 }
@@ -126,7 +128,8 @@ func (c *Client) addMembership(ctx context.Context, user, role string) (written,
 	if err := checkNames("user", user, "role", role); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "add_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "add_membership", resource: c.memberResource(user, role), user: user, bytes: c.scope.Bytes([]string{role}, []string{user}, nil, "")}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddMembership(ctx, w.db, c.scope, "", user, role)
 	})
 }
@@ -290,7 +293,9 @@ func (c *Client) setRoleDescription(ctx context.Context, role, description strin
 	if err := checkDescription(description); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "set_description", resource: "role:" + role}, func(ctx context.Context, w writer) (bool, error) {
+	// The new description may be longer: its bytes count like an add's.
+	ch := change{action: "set_description", resource: "role:" + role, bytes: c.scope.Bytes(nil, nil, nil, description)}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.SetRoleDescription(ctx, w.db, c.scope, role, description)
 	})
 }
@@ -317,7 +322,8 @@ func (c *Client) addInheritance(ctx context.Context, role, parent string) (writt
 	// inheriting from it (the cache drops every set built from role), as
 	// with a grant to role. The change log names role, so other replicas
 	// drop the same sets.
-	return c.write(ctx, change{action: "add_inheritance", resource: inheritResource(role, parent), role: role}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "add_inheritance", resource: inheritResource(role, parent), role: role, bytes: c.scope.Bytes([]string{role, parent}, nil, nil, "")}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddInheritance(ctx, w.db, c.scope, role, parent)
 	})
 }

@@ -125,9 +125,17 @@ func (c *Client) eachScoped(scope, kind, name string, read func(scope, name stri
 	return read(scope, name)
 }
 
+// roleWindow bounds EachRole's window below listWindow: a role carries
+// its description (up to 1,024 characters), so a window of 1,000 roles
+// was over a megabyte, which a REST reader that stops reading held for as
+// long as its connection lasted (40 such readers: +181 MiB).
+const roleWindow = 100
+
 // EachRole reads the client's roles with their descriptions (Roles).
 func (c *Client) EachRole(ctx context.Context, w ListWindow, fn func([]Role) error) error {
-	return storage.EachRole(ctx, c.az.db, c.scope, c.window(w), func(rows []storage.Role) error {
+	win := c.window(w)
+	win.Window = min(win.Window, roleWindow)
+	return storage.EachRole(ctx, c.az.db, c.scope, win, func(rows []storage.Role) error {
 		page := make([]Role, len(rows))
 		for i, r := range rows {
 			page[i] = Role{Role: r.Name, Description: r.Description}

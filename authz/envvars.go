@@ -89,6 +89,8 @@ var settings = []setting{
 		"further admin keys (comma-separated UUID v4). With this or AUTH_CLIENT_KEY set, the REST API accepts only those keys; see [docs/security.md](docs/security.md)"),
 	number("AUTH_MAX_ROWS_PER_CLIENT", func(c *Config) *int { return &c.MaxRowsPerClient }, 10_000, 1, 1<<30,
 		"open mode only (no admin keys): rows (roles, grants, memberships) per namespace; a write past it is 507"),
+	number("AUTH_MAX_BYTES_PER_CLIENT", func(c *Config) *int { return &c.MaxBytesPerClient }, 2<<20, 1024, 1<<40,
+		"open mode only: bytes of names and descriptions (as stored) per namespace; a write past it is 507"),
 	number("AUTH_MAX_NAMESPACES", func(c *Config) *int { return &c.MaxNamespaces }, 100, 1, 1<<30,
 		"open mode only: namespaces that may hold data; the first write of one more is 507"),
 	number("AUTH_MAX_INHERITANCE_DEPTH", func(c *Config) *int { return &c.MaxInheritanceDepth }, 32, 1, 1<<20,

@@ -362,7 +362,7 @@ func (h restHost) Caller(key string) (rest.Caller, error) {
 
 func (h restHost) RequestContext(c *gin.Context) context.Context { return h.az.requestContext(c) }
 
-func (h restHost) AdmitBatch(cl rest.Caller) (func(), error) {
+func (h restHost) AdmitBatch(cl rest.Caller) (rest.BatchGate, error) {
 	return h.az.admitBatch(cl.(restCaller).Client)
 }
 

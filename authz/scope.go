@@ -26,7 +26,8 @@ func (c *Client) addMembershipIn(ctx context.Context, scope, user, role string) 
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user, bytes: c.scope.Bytes([]string{scope, role}, []string{user}, nil, "")}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddMembership(ctx, w.db, c.scope, scope, user, role)
 	})
 }
@@ -167,7 +168,9 @@ func (c *Client) renameUser(ctx context.Context, user, newName string, merge boo
 	if c.az.host == nil || c.scope.NS != c.az.host.scope.NS {
 		login = nil
 	}
-	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName}
+	// A longer name lengthens every membership moved: the quotas are
+	// counted again (recount).
+	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName, recount: true}
 	loginRenamed := false
 	wr, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		if user == newName {

@@ -28,6 +28,13 @@ type change struct {
 	// the cache (here and on other replicas) re-reads once for the lot,
 	// and the open mode's quotas are checked on the exact count.
 	many bool
+	// bytes: the bytes of text (as stored) the write may add, by which
+	// the namespace's byte bound rises; a write that adds some has the
+	// open mode's quotas checked.
+	bytes int64
+	// recount: the open mode's quotas are checked on the exact count (a
+	// rename, which lengthens rows the bounds do not see).
+	recount bool
 }
 
 // writer is what a write runs against: the transaction.
@@ -110,7 +117,7 @@ func (c *Client) admit(ctx context.Context, ch change) error {
 // revision bump and the quotas. Nothing of it is stored unless all of it
 // is.
 func (c *Client) transact(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (w written, err error) {
-	var bound int64
+	var bounds storage.Bounds
 	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if w.changed, err = fn(ctx, writer{db: tx}); err != nil {
@@ -134,7 +141,7 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 		}
 		// Last before commit: the revision row is the one lock all of a
 		// client's writers share, so it is held as briefly as possible.
-		if w.rev, bound, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
+		if w.rev, bounds, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
 			return err
 		}
 		w.first = w.rev
@@ -146,12 +153,12 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			}
 		}
 		switch {
-		case ch.many:
+		case ch.many || ch.recount:
 			// Many changes may add thousands of rows: the quotas are
 			// checked on the exact count, in the same transaction.
 			return c.az.checkQuotaCounted(ctx, tx, c.scope.NS, w.rev)
-		case ch.action[:3] == "add":
-			return c.az.checkQuota(ctx, tx, c.scope.NS, w.rev, bound)
+		case ch.action[:3] == "add" || ch.bytes > 0:
+			return c.az.checkQuota(ctx, tx, c.scope.NS, w.rev, bounds)
 		}
 		return nil
 	})
@@ -204,14 +211,14 @@ func (c *Client) committed(ctx context.Context, ch change, w written) (settle bo
 }
 
 // logged is the change as the change log records it, with this process's
-// writer id and the rows it added (one for a single add; a write of many
-// recounts them).
+// writer id and the rows and bytes it added (one row for a single add; a
+// write of many recounts them).
 func (c *Client) logged(ch change) storage.Change {
 	var rows int64
 	if !ch.many && ch.action[:3] == "add" {
 		rows = 1
 	}
-	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.feed.Writer(), Rows: rows}
+	return storage.Change{All: ch.many, User: ch.user, Role: ch.role, RoleDeleted: ch.roleDeleted, Writer: c.az.feed.Writer(), Rows: rows, Bytes: ch.bytes}
 }
 
 // outcome words the result of a write for the audit log. Only a change

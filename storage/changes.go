@@ -125,6 +125,9 @@ type Change struct {
 	// Rows: how many rows the write added, by which the namespace's row
 	// bound rises (see RecordChangeBound).
 	Rows int64
+	// Bytes: at most how many bytes of text (as stored) the write added,
+	// by which the namespace's byte bound rises.
+	Bytes int64
 }
 
 // logValue is the user_name column of the change: NULL for all, the
@@ -157,47 +160,47 @@ func RecordChange(ctx context.Context, db bun.IDB, s Scope, ch Change) (int64, e
 	return rev, err
 }
 
-// RecordChangeBound is RecordChange that also raises the namespace's row
-// bound by ch.Rows in the same statement, and returns it: an upper bound
-// of the rows the namespace holds, or -1 when it is not known (the
-// namespace's first write, or one from before the bound was kept; see
-// RecountRows).
-func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev, bound int64, err error) {
+// RecordChangeBound is RecordChange that also raises the namespace's
+// bounds by ch.Rows and ch.Bytes in the same statement, and returns them:
+// upper bounds of the rows the namespace holds and of the bytes of their
+// text, each -1 when it is not known (the namespace's first write, or one
+// from before the bound was kept; see Recount).
+func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev int64, bounds Bounds, err error) {
 	stored := ch.logValue(s)
 	role := sql.NullString{String: ch.Role, Valid: ch.Role != "" && !ch.All}
 	deleted := role.Valid && ch.RoleDeleted
 	writer := sql.NullString{String: ch.Writer, Valid: ch.Writer != ""}
-	var b sql.NullInt64
 	if IsPostgres(db) {
+		var rows, bytes sql.NullInt64
 		err := db.NewRaw(`WITH r AS (`+revisionUpsert+`),
 			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted, writer)
 				SELECT ?, revision, ?, ?, ?, ? FROM r WHERE `+writerGuard+` RETURNING revision)
-			SELECT c.revision, r.row_bound FROM c, r, (SELECT pg_notify(?, ?)) n`,
-			s.NS, ch.Rows, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev, &b)
+			SELECT c.revision, r.row_bound, r.byte_bound FROM c, r, (SELECT pg_notify(?, ?)) n`,
+			s.NS, ch.Rows, ch.Bytes, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev, &rows, &bytes)
 		if errors.Is(err, sql.ErrNoRows) {
-			return 0, 0, ErrKeyMismatch
+			return 0, bounds, ErrKeyMismatch
 		}
 		if err != nil {
-			return 0, 0, Classify(err)
+			return 0, bounds, Classify(err)
 		}
-		return rev, boundOf(b), nil
+		return rev, Bounds{Rows: boundOf(rows), Bytes: boundOf(bytes)}, nil
 	}
-	rev, b, err = bumpRevision(ctx, db, s.NS, ch.Rows)
+	rev, bounds, err = bumpRevision(ctx, db, s.NS, ch)
 	if err != nil {
-		return 0, 0, err
+		return 0, bounds, err
 	}
 	res, err := db.NewRaw("INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted, writer) SELECT ?, ?, ?, ?, ?, ? WHERE "+writerGuard,
 		s.NS, rev, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck).Exec(ctx)
 	if err != nil {
-		return 0, 0, Classify(err)
+		return 0, bounds, Classify(err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return 0, 0, ErrKeyMismatch
+		return 0, bounds, ErrKeyMismatch
 	}
-	return rev, boundOf(b), nil
+	return rev, bounds, nil
 }
 
-// boundOf is a row bound as RecordChangeBound returns it: -1 for unknown.
+// boundOf is a bound as RecordChangeBound returns it: -1 for unknown.
 func boundOf(b sql.NullInt64) int64 {
 	if !b.Valid {
 		return -1

@@ -12,7 +12,7 @@ const MigrationLockKey = migrationLockKey
 
 // BumpRevision is bumpRevision: a revision with no change log entry.
 func BumpRevision(ctx context.Context, db bun.IDB, ns string) (int64, error) {
-	rev, _, err := bumpRevision(ctx, db, ns, 0)
+	rev, _, err := bumpRevision(ctx, db, ns, Change{})
 	return rev, err
 }
 

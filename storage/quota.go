@@ -30,41 +30,13 @@ func quotaDown(ctx context.Context, db *bun.DB) error {
 }
 
 // rowCount counts the rows of a namespace (argument 1, five times):
-// roles, grants, memberships global and scoped, inheritance links.
+// roles, grants, memberships global and scoped, inheritance links (see
+// Recount).
 const rowCount = `(SELECT count(*) FROM rolegate_roles WHERE ns = ?)
 	+ (SELECT count(*) FROM rolegate_permissions WHERE ns = ?)
 	+ (SELECT count(*) FROM rolegate_memberships WHERE ns = ?)
 	+ (SELECT count(*) FROM rolegate_scoped_memberships WHERE ns = ?)
 	+ (SELECT count(*) FROM rolegate_role_parents WHERE ns = ?)`
-
-// RecountRows counts the rows a namespace holds (roles, grants,
-// memberships global and scoped, inheritance links) and sets its row bound
-// to that count, in one statement. Call it in a write's transaction after
-// RecordChange, whose revision bump holds the row that orders the
-// namespace's writers (so the count includes every earlier writer's rows,
-// on PostgreSQL too) and which the bound is kept on.
-func RecountRows(ctx context.Context, db bun.IDB, ns string) (int64, error) {
-	var n int64
-	err := db.NewRaw("UPDATE rolegate_revisions SET row_bound = "+rowCount+" WHERE ns = ? RETURNING row_bound",
-		ns, ns, ns, ns, ns, ns).Scan(ctx, &n)
-	return n, Classify(err)
-}
-
-// RecountRowsAndNamespaces is RecountRows that also counts the namespaces
-// that were ever written (each has a revision row), for the transaction
-// of a namespace's first write: on PostgreSQL it first takes a transaction
-// advisory lock, so that such writes count one after the other and a
-// limit holds exactly across replicas (SQLite has one writer at a time
-// anyway). Two statements on PostgreSQL (the lock, then both counts), one
-// on SQLite.
-func RecountRowsAndNamespaces(ctx context.Context, db bun.IDB, ns string) (rows int64, namespaces int, err error) {
-	if err := lockNamespaces(ctx, db); err != nil {
-		return 0, 0, err
-	}
-	err = db.NewRaw("UPDATE rolegate_revisions SET row_bound = "+rowCount+" WHERE ns = ? RETURNING row_bound, (SELECT count(*) FROM rolegate_revisions)",
-		ns, ns, ns, ns, ns, ns).Scan(ctx, &rows, &namespaces)
-	return rows, namespaces, Classify(err)
-}
 
 // namespacesLockKey names the transaction advisory lock that orders the
 // first writes of new namespaces on PostgreSQL, one per schema.

@@ -13,7 +13,7 @@ func init() {
 
 // row_bound is an upper bound of the rows the namespace holds (roles,
 // grants, memberships global and scoped, inheritance links): the exact
-// count when it was last taken (RecountRows), plus the rows each change
+// count when it was last taken (Recount), plus the rows each change
 // since said it added (Change.Rows). Deletes leave it high. NULL is
 // unknown: a namespace whose first write this was, or one from before the
 // column whose count was never taken. Keeping it on the revision row makes
@@ -49,29 +49,30 @@ func rowBoundDown(ctx context.Context, db *bun.DB) error {
 }
 
 // revisionUpsert advances a namespace's revision (argument 1: the
-// namespace) and raises its row bound by argument 2, returning both.
+// namespace) and raises its row bound by argument 2 and its byte bound by
+// argument 3, returning all three.
 const revisionUpsert = `INSERT INTO rolegate_revisions (ns, revision) VALUES (?, 1)
 	ON CONFLICT (ns) DO UPDATE SET revision = rolegate_revisions.revision + 1,
-		row_bound = rolegate_revisions.row_bound + ?
-	RETURNING revision, row_bound`
+		row_bound = rolegate_revisions.row_bound + ?, byte_bound = rolegate_revisions.byte_bound + ?
+	RETURNING revision, row_bound, byte_bound`
 
-// bumpRevision advances the namespace's revision, raising its row bound
-// by rows, and, where the store announces writes (Listen), queues a
-// NOTIFY that is delivered when the transaction commits. Call it in the
-// same transaction as the change it stands for.
-func bumpRevision(ctx context.Context, db bun.IDB, ns string, rows int64) (int64, sql.NullInt64, error) {
+// bumpRevision advances the namespace's revision, raising its bounds by
+// what ch says it added, and, on PostgreSQL, queues a NOTIFY that is
+// delivered when the transaction commits. Call it in the same transaction
+// as the change it stands for.
+func bumpRevision(ctx context.Context, db bun.IDB, ns string, ch Change) (int64, Bounds, error) {
 	var rev int64
-	var bound sql.NullInt64
-	if err := db.NewRaw(revisionUpsert, ns, rows).Scan(ctx, &rev, &bound); err != nil {
-		return 0, bound, Classify(err)
+	var rows, bytes sql.NullInt64
+	if err := db.NewRaw(revisionUpsert, ns, ch.Rows, ch.Bytes).Scan(ctx, &rev, &rows, &bytes); err != nil {
+		return 0, Bounds{}, Classify(err)
 	}
-	if Has(db, Listen) {
+	if IsPostgres(db) {
 		// The payload is the namespace digest only: no name, no key.
 		if _, err := db.NewRaw("SELECT pg_notify(?, ?)", ChangesChannel, ns).Exec(ctx); err != nil {
-			return 0, bound, Classify(err)
+			return 0, Bounds{}, Classify(err)
 		}
 	}
-	return rev, bound, nil
+	return rev, Bounds{Rows: boundOf(rows), Bytes: boundOf(bytes)}, nil
 }
 
 // Revisions returns the current revision of each namespace asked for; a

@@ -104,3 +104,24 @@ func TestInFlightTableBounded(t *testing.T) {
 		t.Fatalf("tracked = %d, want %d", n, ClientsTracked)
 	}
 }
+
+func TestBytes(t *testing.T) {
+	b := NewBytes(100, "100 bytes of X at a time")
+	if err := b.Take(60); err != nil {
+		t.Fatal(err)
+	}
+	err := b.Take(41)
+	if s, ok := RetryAfter(err); !errors.Is(err, ErrTooMany) || !ok || s != 1 {
+		t.Fatalf("past the bound: %v (retry %d), want ErrTooMany with Retry-After 1", err, s)
+	}
+	if want := "too many requests: 100 bytes of X at a time; retry in 1 s"; err.Error() != want {
+		t.Fatalf("error = %q, want %q", err, want)
+	}
+	if err := b.Take(40); err != nil {
+		t.Fatalf("up to the bound: %v", err)
+	}
+	b.Give(60)
+	if err := b.Take(60); err != nil || b.Used() != 100 {
+		t.Fatalf("after giving back: %v, used %d", err, b.Used())
+	}
+}

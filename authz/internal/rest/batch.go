@@ -81,13 +81,18 @@ func (a *API) batch(c *gin.Context) {
 		a.fail(c, ctx, rt, call, refuse(err))
 		return
 	}
-	release, err := a.host.AdmitBatch(cl)
+	gate, err := a.host.AdmitBatch(cl)
 	if err != nil {
 		a.fail(c, ctx, rt, call, err)
 		return
 	}
-	defer release()
-	ops, err := a.readBatch(c)
+	if gate != nil {
+		defer gate.Release()
+	}
+	ops, err := a.readBatch(c, gate)
+	if err == nil && gate != nil {
+		err = gate.Run() // only now: a slow body holds no slot of all clients'
+	}
 	if err != nil {
 		a.fail(c, ctx, rt, call, err)
 		return
@@ -129,16 +134,28 @@ func malformedBatch() error {
 	return refuse(fmt.Errorf(`%w: body must be a JSON object with an "operations" list of {"op", "role", "description", "permission", "user", "scope", "parent"}`, errBadRequest))
 }
 
-// readBatch decodes the batch body: one JSON object with an
-// "operations" list and nothing else.
-func (a *API) readBatch(c *gin.Context) ([]json.RawMessage, error) {
+// readBatch reads and decodes the batch body: one JSON object with an
+// "operations" list and nothing else. With a gate (open mode) the body is
+// read as readGated does.
+func (a *API) readBatch(c *gin.Context, gate BatchGate) ([]json.RawMessage, error) {
 	if c.Request.Body == nil {
 		return nil, refuse(fmt.Errorf(`%w: body must be a JSON object with an "operations" list`, errBadRequest))
 	}
-	raw, err := io.ReadAll(c.Request.Body)
+	var raw []byte
+	var err error
+	if gate != nil {
+		raw, err = readGated(c, gate)
+	} else {
+		raw, err = io.ReadAll(c.Request.Body)
+	}
 	if err != nil {
-		if middleware.IsBodyTooLarge(err) {
+		switch {
+		case middleware.IsBodyTooLarge(err):
 			return nil, refuse(fmt.Errorf("%w: over %d bytes", errBodyTooLarge, MaxBatchBodyBytes))
+		case errors.Is(err, errBodyTooSlow):
+			return nil, refuse(err)
+		case errors.Is(err, rbac.ErrRateLimited):
+			return nil, err // as AdmitBatch's refusals: not audited
 		}
 		return nil, refuse(fmt.Errorf("%w: body could not be read", errBadRequest))
 	}

@@ -134,9 +134,26 @@ type Host interface {
 	// fingerprint ("" when no key was accepted), subject to the refusal
 	// budget.
 	AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error)
-	// AdmitBatch is asked before a batch's body is read: in open mode, a
-	// *limits.Refused (429) when the client has no write left or a batch
-	// in flight, or too many batches of all clients are in flight; else
-	// release gives the slot back (call it once).
-	AdmitBatch(cl Caller) (release func(), err error)
+	// AdmitBatch is asked before a batch's body is read. In open mode it
+	// returns the batch's gate, or a *limits.Refused (429) when the client
+	// has no write left or a batch in flight already; with admin keys, a
+	// nil gate: nothing is bounded.
+	AdmitBatch(cl Caller) (BatchGate, error)
+}
+
+// BatchGate takes one batch through the open mode's limits: the client's
+// own (one batch at a time, taken by AdmitBatch), the bytes of body all
+// clients' batches may hold at once (Take, as the body is read), and the
+// batches of all clients running at once (Run, once the body is read):
+// a client sending its body slowly holds only its own slot and what it
+// has sent, never a slot that every other client's batches need.
+type BatchGate interface {
+	// Take reserves n more bytes of body, or returns a *limits.Refused
+	// (429) when all clients' batches hold too much already.
+	Take(n int64) error
+	// Run takes a slot of the batches running, or returns a
+	// *limits.Refused (429) when they are all taken.
+	Run() error
+	// Release gives back everything the batch took; call it once.
+	Release()
 }

@@ -33,6 +33,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusBadRequest, "invalid revision"
 	case errors.Is(err, errBodyTooLarge):
 		return http.StatusRequestEntityTooLarge, "body too large"
+	case errors.Is(err, errBodyTooSlow):
+		return http.StatusRequestTimeout, "body too slow"
 	case errors.Is(err, rbac.ErrInvalidClientKey):
 		return http.StatusUnauthorized, "invalid client key"
 	case errors.Is(err, rbac.ErrForbidden):
