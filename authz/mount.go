@@ -332,6 +332,10 @@ const (
 	// MaxBatchOperations fits, while one request still cannot hold more
 	// than this much memory.
 	MaxBatchBodyBytes = rest.MaxBatchBodyBytes
+	// MaxChecks is the most checks POST /api/check answers in one request,
+	// and MaxCheckBodyBytes bounds its body.
+	MaxChecks         = rest.MaxChecks
+	MaxCheckBodyBytes = rest.MaxCheckBodyBytes
 )
 
 // refusalReason is the short reason the audit log, a span and the decision
@@ -364,6 +368,13 @@ func (h restHost) RequestContext(c *gin.Context) context.Context { return h.az.r
 
 func (h restHost) AdmitBatch(cl rest.Caller) (rest.BatchGate, error) {
 	return h.az.admitBatch(cl.(restCaller).Client)
+}
+
+func (h restHost) CheckGate() rest.CheckGate {
+	if h.az.checkBytes == nil {
+		return nil
+	}
+	return &checkGate{bytes: h.az.checkBytes}
 }
 
 func (h restHost) AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error) {

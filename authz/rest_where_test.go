@@ -1,13 +1,16 @@
 package authz
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/middleware"
@@ -258,5 +261,53 @@ func TestRESTWhereCanMatchesTheLibrary(t *testing.T) {
 		if string(lib) != string(rest.Data) {
 			t.Errorf("%s: library %s, REST %s", u, lib, rest.Data)
 		}
+	}
+}
+
+// In open mode the bodies of POST /api/check are held within one bound of
+// all clients (429 past it, with Retry-After) and must come at the least
+// pace, as batch bodies do: a body sent a byte at a time is 408.
+func TestOpenModeCheckBodies(t *testing.T) {
+	az := openTarget(t, storagetest.SQLite(t), nil)
+	if !az.open() || az.checkBytes == nil {
+		t.Fatal("want open mode, with its bound on check bodies")
+	}
+	srv := httptest.NewServer(newTestRouter(t, az, ""))
+	t.Cleanup(srv.Close)
+	key := newKey()
+	body := []byte(checkBody("alice/read", "bob/read@org-1"))
+	httpDo(t, srv, http.MethodPost, "/api/check", key, body, http.StatusOK)
+
+	// The bound taken by others: 429, and nothing held after.
+	if err := az.checkBytes.Take(maxCheckBodyBytesHeld); err != nil {
+		t.Fatal(err)
+	}
+	httpDo(t, srv, http.MethodPost, "/api/check", key, body, http.StatusTooManyRequests)
+	az.checkBytes.Give(maxCheckBodyBytesHeld)
+	httpDo(t, srv, http.MethodPost, "/api/check", key, body, http.StatusOK)
+	if used := az.checkBytes.Used(); used != 0 {
+		t.Fatalf("%d bytes still held after the requests", used)
+	}
+
+	// A body a byte at a time.
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/check HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", addr, key, 64<<10)
+	start := time.Now()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("slow body: %d, want 408", resp.StatusCode)
+	}
+	t.Logf("slow body answered 408 after %v", time.Since(start).Round(time.Millisecond))
+	if used := az.checkBytes.Used(); used != 0 {
+		t.Fatalf("%d bytes still held after the slow body", used)
 	}
 }

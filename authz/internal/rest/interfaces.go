@@ -139,6 +139,21 @@ type Host interface {
 	// has no write left or a batch in flight already; with admin keys, a
 	// nil gate: nothing is bounded.
 	AdmitBatch(cl Caller) (BatchGate, error)
+	// CheckGate is asked before the body of POST /api/check is read: in
+	// open mode the gate its bytes are taken through; with admin keys,
+	// nil: nothing is bounded.
+	CheckGate() CheckGate
+}
+
+// CheckGate bounds the bytes of check bodies that all clients' requests
+// hold at once in open mode (each request holds its own client's read in
+// flight already).
+type CheckGate interface {
+	// Take reserves n more bytes of body, or returns a *limits.Refused
+	// (429) when all clients' check bodies hold too much already.
+	Take(n int64) error
+	// Release gives back what the request took; call it once.
+	Release()
 }
 
 // BatchGate takes one batch through the open mode's limits: the client's

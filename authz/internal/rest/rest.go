@@ -147,6 +147,9 @@ type route struct {
 	read bool
 	// maxBody bounds the request body; 0 is middleware.DefaultBodyLimit.
 	maxBody int64
+	// gated: in open mode the body is read through Host.CheckGate, at
+	// the least pace (POST /api/check).
+	gated bool
 	// resource names the target in the audit log, from the checked
 	// arguments; never the plaintext of a name the store keeps encrypted.
 	resource func(call *request) string
@@ -172,6 +175,9 @@ type request struct {
 	// revision is the token of the revision a write made (see wrote), for
 	// the Rolegate-Revision header of its answer.
 	revision string
+	// gate bounds the body's bytes in open mode (routes with gated set);
+	// nil otherwise.
+	gate CheckGate
 }
 
 // refusal marks an error the REST layer produced itself (a bad body,
@@ -212,6 +218,11 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 				return
 			}
 			defer release()
+		}
+		if rt.gated {
+			if call.gate = a.host.CheckGate(); call.gate != nil {
+				defer call.gate.Release()
+			}
 		}
 		if err := checkQuery(c, rt); err != nil {
 			a.fail(c, ctx, rt, call, refuse(err))

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
 )
@@ -85,10 +87,10 @@ type checkResults struct {
 // check by index (0-based).
 func checkRoute() route {
 	return route{
-		method: http.MethodPost, path: "/api/check", action: "check", read: true, maxBody: MaxCheckBodyBytes,
+		method: http.MethodPost, path: "/api/check", action: "check", read: true, maxBody: MaxCheckBodyBytes, gated: true,
 		resource: func(*request) string { return "check" },
 		run: func(call *request) (int, string, any, error) {
-			checks, err := readChecks(call.c.Request.Body)
+			checks, err := readChecks(call.c, call.gate)
 			if err != nil {
 				return 0, "", nil, err
 			}
@@ -106,19 +108,36 @@ func malformedChecks() error {
 	return refuse(fmt.Errorf(`%w: body must be a JSON object with a "checks" list of {"user", "permission", "scope"} (scope optional)`, errBadRequest))
 }
 
-// readChecks reads the body (up to MaxCheckBodyBytes) and its checks (see
+// readChecks reads the body (up to MaxCheckBodyBytes; in open mode
+// through gate, at the least pace, as a batch body) and its checks (see
 // scanChecks), with the names checked.
-func readChecks(body io.Reader) ([]rbac.Check, error) {
-	if body == nil {
+func readChecks(c *gin.Context, gate CheckGate) ([]rbac.Check, error) {
+	if c.Request.Body == nil {
 		return nil, malformedChecks()
 	}
-	b, err := io.ReadAll(body)
+	var b []byte
+	var err error
+	if gate != nil {
+		b, err = readGated(c, gate)
+	} else {
+		b, err = io.ReadAll(c.Request.Body)
+	}
 	if err != nil {
-		if middleware.IsBodyTooLarge(err) {
+		switch {
+		case middleware.IsBodyTooLarge(err):
 			return nil, refuse(fmt.Errorf("%w: over %d bytes", errBodyTooLarge, MaxCheckBodyBytes))
+		case errors.Is(err, errBodyTooSlow):
+			return nil, refuse(err)
+		case errors.Is(err, rbac.ErrRateLimited):
+			return nil, err // a 429 of the open mode's bounds
 		}
 		return nil, refuse(fmt.Errorf("%w: body could not be read", errBadRequest))
 	}
+	return parseChecks(b)
+}
+
+// parseChecks is the checks of a body read whole.
+func parseChecks(b []byte) ([]rbac.Check, error) {
 	raw, err := scanChecks(b, MaxChecks)
 	if err != nil {
 		if errors.Is(err, errCheckSyntax) || errors.Is(err, errCheckKeys) {
