@@ -206,6 +206,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.goBackground(az.feed.Listen)
 	}
 	az.goBackground(az.pruner.Run)
+	az.startExpiry()
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
@@ -349,10 +350,11 @@ func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)
 	scope := az.keys.Scope(ns)
 	scope.MaxInheritanceDepth, scope.MaxRoleAncestors = az.cfg.MaxInheritanceDepth, az.cfg.MaxRoleAncestors
+	scope.Now = az.cfg.clock.Now
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns),
 		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics,
 		plain: az.cfg.Consistency != ConsistencyStrict && az.metrics == nil}
-	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
+	c.cache = cache.New(storeLoader{c}, az.cacheBudget, az.cfg.clock)
 	c.follow = &feed.Follower{Scope: scope, Client: c.fingerprint, Cache: c.cache}
 	return c
 }

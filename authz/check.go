@@ -181,11 +181,11 @@ var _ cache.Loader = storeLoader{}
 
 // UserRoles reads the user's roles globally and per scope (only the
 // scopes the user holds memberships in, so a check in any other scope
-// adds nothing to the entry).
-func (l storeLoader) UserRoles(ctx context.Context, user string) ([]string, map[string][]string, error) {
-	global, byScope, err := storage.UserRoleSets(ctx, l.c.az.db, l.c.scope, user)
+// adds nothing to the entry), as held at at.
+func (l storeLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
+	global, byScope, next, err := storage.UserRoleSets(ctx, l.c.az.db, l.c.scopeAt(at), user)
 	l.countError(err)
-	return global, byScope, storage.Classify(err)
+	return global, byScope, next, storage.Classify(err)
 }
 
 // RoleGrants reads the roles' sources (each role and its ancestors: a
@@ -193,13 +193,20 @@ func (l storeLoader) UserRoles(ctx context.Context, user string) ([]string, map[
 // with the grants of each, inherited permissions being the ancestors'
 // grants. All of a user's roles are read in one statement (a few for
 // thousands), not one per role.
-func (l storeLoader) RoleGrants(ctx context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
-	err := storage.RoleGrants(ctx, l.c.az.db, l.c.scope, roles, fn)
+func (l storeLoader) RoleGrants(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
+	err := storage.RoleGrants(ctx, l.c.az.db, l.c.scopeAt(at), roles, fn)
 	if err != nil {
 		l.countError(err)
 		return storage.Classify(err)
 	}
 	return nil
+}
+
+// scopeAt is the client's scope reading bounds as at at.
+func (c *Client) scopeAt(at time.Time) storage.Scope {
+	s := c.scope
+	s.Now = func() time.Time { return at }
+	return s
 }
 
 // countError counts a failed read in rolegate_store_errors_total, unless

@@ -15,6 +15,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
+	"github.com/rolegate/rolegate/authz/internal/clock"
+	"github.com/rolegate/rolegate/authz/internal/expiry"
 	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
@@ -209,6 +211,12 @@ type Config struct {
 	// listenerQuiet is how long the change listener waits for traffic
 	// before it pings itself; zero means 30 s (tests shorten it).
 	listenerQuiet time.Duration
+	// clock is the time memberships' and grants' bounds are counted by;
+	// nil means the system clock (tests set a fake one).
+	clock clock.Clock
+	// expiryEvery is how often expired memberships and grants are
+	// removed; zero means expiry.DefaultEvery (tests shorten it).
+	expiryEvery time.Duration
 
 	// TracerProvider receives rolegate's spans: one per request on the
 	// mounted routes, per cold check and per write, with the store's round
@@ -272,6 +280,8 @@ func DefaultConfig() Config {
 func (c Config) withDefaults() Config {
 	fillDefaults(&c)
 	orDefault(&c.auditPruneEvery, audit.DefaultPruneEvery)
+	orDefault(&c.expiryEvery, expiry.DefaultEvery)
+	c.clock = clock.Or(c.clock)
 	orDefault(&c.pingCache, time.Second)
 	return c
 }

@@ -166,7 +166,7 @@ func TestWarmWhereAllocatesNothing(t *testing.T) {
 // then remembered), and in neither.
 func BenchmarkWhere(b *testing.B) {
 	s := newFakeStore()
-	c := New(s, NewBudget(1_000, 1<<40))
+	c := New(s, NewBudget(1_000, 1<<40), nil)
 	s.grant("editor", "edit", true)
 	s.grant("lead", "edit", true)
 	s.grant("lead", "approve", true)
