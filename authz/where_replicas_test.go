@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rolegate/rolegate/authz/internal/clock"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
@@ -113,5 +114,62 @@ func TestWhereCanAcrossReplicas(t *testing.T) {
 		slices.Sort(windows)
 		t.Logf("%s: B answered a write of A after %v (median), %v (worst) over %d rounds",
 			target.Name, windows[len(windows)/2].Round(time.Microsecond), windows[len(windows)-1].Round(time.Microsecond), rounds)
+	})
+}
+
+// TestWhereCanKeepsTime: where-can reads the entries the check reads, so
+// time bounds hold for both with no write: a scoped membership that ends
+// leaves the list at its expires_at, one that starts joins it at its
+// starts_at, warm on each side, and the filter and the batch follow.
+func TestWhereCanKeepsTime(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		clk := clock.NewFake(boundsT0)
+		az := openClocked(t, target, clk, nil)
+		c := mustClient(t, az, newKey())
+		at := boundsT0.Add(2 * time.Hour)
+		seed(t,
+			func() (bool, error) { return c.AddRole(ctx, "editor", "") },
+			func() (bool, error) { return c.AddPermission(ctx, "editor", "edit") },
+			func() (bool, error) { return c.AddMembershipIn(ctx, "org-1", "alice", "editor") },
+			func() (bool, error) { return c.AddMembershipIn(ctx, "org-2", "alice", "editor", ExpiresAt(at)) },
+			func() (bool, error) { return c.AddMembershipIn(ctx, "org-3", "alice", "editor", StartsAt(at)) },
+		)
+		hostOrgs(t, az, []string{"org-1", "org-2", "org-3"})
+		rev, err := c.Revision(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		is := func(when string, want ...string) {
+			t.Helper()
+			w, err := c.WhereCan(ctx, "alice", "edit")
+			if err != nil || w.Global() || !slices.Equal(w.Scopes(), want) {
+				t.Fatalf("%s: where-can %q, %v; want %q", when, w.Scopes(), err, want)
+			}
+			if _, scopes, warm := c.cache.CachedWhere("alice", "edit"); !warm || !slices.Equal(scopes, want) {
+				t.Fatalf("%s: the cache answers %q (warm %v); want a warm %q", when, scopes, warm, want)
+			}
+			if rows, _ := filtered(t, az, w); !slices.Equal(rows, want) {
+				t.Fatalf("%s: the filter keeps %q; want %q", when, rows, want)
+			}
+			got, err := c.CheckMany(ctx, []Check{
+				{User: "alice", Permission: "edit", Scope: "org-1"},
+				{User: "alice", Permission: "edit", Scope: "org-2"},
+				{User: "alice", Permission: "edit", Scope: "org-3"},
+			})
+			if err != nil || !slices.Equal(got, []bool{slices.Contains(want, "org-1"), slices.Contains(want, "org-2"), slices.Contains(want, "org-3")}) {
+				t.Fatalf("%s: the batch answers %v, %v", when, got, err)
+			}
+		}
+		is("an hour before", "org-1", "org-2")
+		clk.Advance(time.Hour + 59*time.Minute + 59*time.Second)
+		is("a second before", "org-1", "org-2")
+		clk.Advance(time.Second)
+		is("at the boundary", "org-1", "org-3")
+		clk.Advance(time.Hour)
+		is("an hour after", "org-1", "org-3")
+		if now, err := c.Revision(ctx); err != nil || now != rev {
+			t.Fatalf("the revision moved from %s to %s (%v): something was written", rev, now, err)
+		}
 	})
 }
