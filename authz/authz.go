@@ -126,6 +126,8 @@ func OpenDB(ctx context.Context, db *bun.DB, cfg Config) (*Authz, error) {
 		return nil, errors.New("authz: OpenDB: nil *bun.DB")
 	}
 	cfg = cfg.withDefaults()
+	// The database settings are ignored here, so they are not checked.
+	cfg.DatabaseType, cfg.DatabaseURL, cfg.PostgreSQLURL = "", "", ""
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

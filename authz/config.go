@@ -28,11 +28,12 @@ import (
 // false by default, so a switch that is on by default is named Disable...).
 // DefaultConfig spells the defaults out; ConfigFromEnv reads the
 // environment and a .env file. Each setting's variable, default and parser
-// are written once, in the settings table (envvars.go), which the README's
-// Configuration section shows. Where the host app listens and Gin's mode
+// are written once, in the settings table (envvars.go), which
+// docs/configuration.md shows. Where the host app listens and Gin's mode
 // are the host's own settings, not rolegate's (see examples/hostapp).
 type Config struct {
-	// DatabaseType is "sqlite" or "postgresql".
+	// DatabaseType is "sqlite" or "postgresql" (also "sqlite3" and
+	// "postgres", in any letter case).
 	DatabaseType string
 	// DatabaseURL overrides the other database settings; its scheme picks
 	// the dialect (postgres://, sqlite://, file:).
@@ -352,12 +353,9 @@ func (c Config) Validate() error {
 }
 
 func (c Config) problems() []error {
-	var errs []error
-	switch strings.ToLower(c.DatabaseType) {
-	case "", storage.TypeSQLite, "sqlite3", storage.TypePostgreSQL, "postgres":
-	default:
-		errs = append(errs, fmt.Errorf("AUTH_DATABASE_TYPE=%q is unknown (use sqlite or postgresql)", c.DatabaseType))
-	}
+	// The storage settings first, so that a PostgreSQL type without a URL
+	// is reported with the rest instead of after them, at Open.
+	errs := c.storageConfig().Problems()
 	if c.EnableEncryption && c.EncryptionKey == "" {
 		errs = append(errs, errors.New("AUTH_ENABLE_ENCRYPTION is on but AUTH_ENCRYPTION_KEY is not set"))
 	}
