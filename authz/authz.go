@@ -65,6 +65,7 @@ type Authz struct {
 	batchGate     *limits.InFlight     // open mode: batches in flight per client (one); nil otherwise
 	batchesAll    *limits.InFlight     // open mode: batches running of all clients (one entry); nil otherwise
 	batchBytes    *limits.Bytes        // open mode: batch bodies held of all clients; nil otherwise
+	checkBytes    *limits.Bytes        // open mode: POST /api/check bodies held of all clients; nil otherwise
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
@@ -170,6 +171,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.batchGate = limits.NewInFlightWhy(1, "one batch at a time per client in open mode")
 		az.batchesAll = limits.NewInFlightWhy(maxOpenBatches, fmt.Sprintf("%d batches at a time of all clients in open mode", maxOpenBatches))
 		az.batchBytes = limits.NewBytes(maxBatchBodyBytesHeld, fmt.Sprintf("%d MiB of batch bodies at a time of all clients in open mode", maxBatchBodyBytesHeld>>20))
+		az.checkBytes = limits.NewBytes(maxCheckBodyBytesHeld, fmt.Sprintf("%d MiB of check bodies at a time of all clients in open mode", maxCheckBodyBytesHeld>>20))
 	}
 	if storage.Has(db, storage.SingleWriter) {
 		az.sqliteWriters = &sync.Mutex{}

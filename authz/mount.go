@@ -332,6 +332,10 @@ const (
 	// MaxBatchOperations fits, while one request still cannot hold more
 	// than this much memory.
 	MaxBatchBodyBytes = rest.MaxBatchBodyBytes
+	// MaxChecks is the most checks POST /api/check answers in one request,
+	// and MaxCheckBodyBytes bounds its body.
+	MaxChecks         = rest.MaxChecks
+	MaxCheckBodyBytes = rest.MaxCheckBodyBytes
 )
 
 // refusalReason is the short reason the audit log, a span and the decision
@@ -366,6 +370,13 @@ func (h restHost) AdmitBatch(cl rest.Caller) (rest.BatchGate, error) {
 	return h.az.admitBatch(cl.(restCaller).Client)
 }
 
+func (h restHost) CheckGate() rest.CheckGate {
+	if h.az.checkBytes == nil {
+		return nil
+	}
+	return &checkGate{bytes: h.az.checkBytes}
+}
+
 func (h restHost) AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error) {
 	h.az.auditRefusal(ctx, fingerprint, action, resource, err)
 }
@@ -393,6 +404,9 @@ func (c restCaller) RenameResource(user, newName string) string {
 	return c.renameResource(user, newName)
 }
 func (c restCaller) CheckDescription(d string) error { return checkDescription(d) }
+func (c restCaller) WhereCanScopes(ctx context.Context, user, permission string) (bool, []string, error) {
+	return c.whereCan(ctx, user, permission)
+}
 
 // Writes is the client's Writes, as the REST layer's interface names it
 // (the embedded Client's returns the concrete type).

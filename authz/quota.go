@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/storage"
 )
@@ -140,4 +141,29 @@ func (g *batchGate) Release() {
 	g.az.batchBytes.Give(g.held)
 	g.held = 0
 	g.mine()
+}
+
+// maxCheckBodyBytesHeld bounds the bytes of POST /api/check bodies that all
+// clients' requests hold at once in open mode.
+const maxCheckBodyBytesHeld = 4 * MaxCheckBodyBytes
+
+// checkGate is one check request's body bytes in open mode.
+type checkGate struct {
+	bytes *limits.Bytes
+	held  int64
+}
+
+var _ rest.CheckGate = (*checkGate)(nil)
+
+func (g *checkGate) Take(n int64) error {
+	if err := g.bytes.Take(n); err != nil {
+		return err
+	}
+	g.held += n
+	return nil
+}
+
+func (g *checkGate) Release() {
+	g.bytes.Give(g.held)
+	g.held = 0
 }

@@ -262,8 +262,11 @@ func TestRESTUnavailable(t *testing.T) {
 				for _, rt := range restRoutes() {
 					t.Run("503 "+rt.method+" "+rt.path, func(t *testing.T) {
 						var reqBody io.Reader
-						if rt.method == http.MethodPut { // PUT /api/role/:role needs its body
+						switch {
+						case rt.method == http.MethodPut: // PUT /api/role/:role needs its body
 							reqBody = strings.NewReader(`{"description":""}`)
+						case rt.path == "/api/check": // and POST /api/check its checks
+							reqBody = strings.NewReader(`{"checks":[{"user":"alice","permission":"read"}]}`)
 						}
 						w := performRequest(e, rt.method, fillPath(rt.path, -1, ""), key, reqBody, "Content-Type", "application/json")
 						body := checkEnvelope(t, w, http.StatusServiceUnavailable)

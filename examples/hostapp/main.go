@@ -2,7 +2,9 @@
 // routes (GET / open, GET /notes needing "read", POST /notes needing
 // "edit", DELETE /notes/:id for the note's author or holders of
 // "notes.delete", the same under /orgs/:org with the scope taken from the
-// URL to read and write and from the note to delete), rolegate's REST admin
+// URL to read and write and from the note to delete; GET /orgs, the orgs
+// holding notes where the user may read, through rolegate's filter on the
+// app's own notes table), rolegate's REST admin
 // API, login and sample routes mounted beside them, and a graceful
 // shutdown.
 //

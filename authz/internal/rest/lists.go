@@ -34,6 +34,9 @@ type listWriter struct {
 	bw      *bufio.Writer
 	started bool
 	n       int
+	// open and close, when set, wrap the array in an object: data is
+	// open + entries + close (GET /api/where_can's {"global":..,"scopes":[...]}).
+	open, close string
 }
 
 func (w *listWriter) start() error {
@@ -41,7 +44,13 @@ func (w *listWriter) start() error {
 	w.c.Header("Content-Type", "application/json; charset=utf-8")
 	w.c.Status(http.StatusOK)
 	w.bw = bufio.NewWriterSize(slotWriter{w: w.c.Writer, slot: w.slot}, 32<<10)
-	_, err := w.bw.WriteString(`{"success":true,"code":200,"message":"ok","data":[`)
+	if _, err := w.bw.WriteString(`{"success":true,"code":200,"message":"ok","data":`); err != nil {
+		return err
+	}
+	if w.open == "" {
+		return w.bw.WriteByte('[')
+	}
+	_, err := w.bw.WriteString(w.open)
 	return err
 }
 
@@ -88,7 +97,11 @@ func (w *listWriter) finish() error {
 		}
 	}
 	ts, _ := json.Marshal(middleware.Timestamp(time.Now()))
-	if _, err := w.bw.WriteString(`],"timestamp":`); err != nil {
+	end := w.close
+	if end == "" {
+		end = "]"
+	}
+	if _, err := w.bw.WriteString(end + `,"timestamp":`); err != nil {
 		return err
 	}
 	if _, err := w.bw.Write(ts); err != nil {

@@ -133,6 +133,7 @@ func routes() []route {
 	out = append(out, revisionRoute())
 	out = append(out, renameRoute())
 	out = append(out, usersRoute())
+	out = append(out, whereCanRoute(), checkRoute())
 	return append(out, auditRoute())
 }
 
@@ -154,6 +155,14 @@ type route struct {
 	write bool
 	// list: the route accepts ?limit=N&after=<name>.
 	list bool
+	// read marks a POST that only reads (POST /api/check): like a GET it
+	// takes ?at_least and answers no revision.
+	read bool
+	// maxBody bounds the request body; 0 is middleware.DefaultBodyLimit.
+	maxBody int64
+	// gated: in open mode the body is read through Host.CheckGate, at
+	// the least pace (POST /api/check).
+	gated bool
 	// resource names the target in the audit log, from the checked
 	// arguments; never the plaintext of a name the store keeps encrypted.
 	resource func(call *request) string
@@ -182,6 +191,9 @@ type request struct {
 	// slot is a store-reading request's slot among all clients' reads
 	// (nil: none).
 	slot *readSlot
+	// gate bounds the body's bytes in open mode (routes with gated set);
+	// nil otherwise.
+	gate CheckGate
 }
 
 // refusal marks an error the REST layer produced itself (a bad body,
@@ -227,6 +239,11 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 				return
 			}
 			defer call.slot.pause()
+		}
+		if rt.gated {
+			if call.gate = a.host.CheckGate(); call.gate != nil {
+				defer call.gate.Release()
+			}
 		}
 		if err := checkQuery(c, rt); err != nil {
 			a.fail(c, ctx, rt, call, refuse(err))
@@ -346,6 +363,9 @@ func (a *API) clientKeyAuth(rt route) gin.HandlerFunc {
 // while being read are refused, and audited, by the handler.
 func (a *API) bodyLimit(rt route) gin.HandlerFunc {
 	limit := middleware.DefaultBodyLimit
+	if rt.maxBody > 0 {
+		limit = rt.maxBody
+	}
 	inner := middleware.BodyLimit(limit)
 	return func(c *gin.Context) {
 		if c.Request.ContentLength <= limit {
