@@ -21,8 +21,11 @@ import (
 // totalParam is the query parameter that asks for the count.
 const totalParam = "total"
 
-// selfCounted are the list routes that send X-Total-Count on every page.
-func (rt route) selfCounted() bool { return rt.action == "roles" || rt.action == "users" }
+// selfCounted are the list routes that send X-Total-Count on every page
+// (where_can counts its scopes).
+func (rt route) selfCounted() bool {
+	return rt.action == "roles" || rt.action == "users" || rt.action == "where_can"
+}
 
 // withTotals lets every other list route take ?total.
 func withTotals(rts []route) []route {
