@@ -142,7 +142,7 @@ func TestConsoleUserSwitchResets(t *testing.T) {
 	b.run(t, "user165 can users.manage",
 		goTo("#/user/user165"), waitText("h1", "User user165"),
 		fill("check-perm", "users.manage"), submit("check-perm"),
-		waitText("#check-result", "user165 can users.manage: yes"),
+		waitText("#check-result", "user165 can users.manage globally: yes"),
 		fill("user-scope", "org-9"))
 	b.run(t, "show user001",
 		fill("lookup-user", "user001"), submit("lookup-user"),

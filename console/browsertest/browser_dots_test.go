@@ -40,7 +40,7 @@ func TestConsoleDotSegmentNames(t *testing.T) {
 		fill("client-key", adminKey), submit("client-key"), waitText("#roles-list", "victim"))
 	b.run(t, "stop inheriting from ..",
 		goTo("#/role/victim"), waitText("h1", "Role victim"), waitText("#parents-list", ".."),
-		chromedp.Click(chromedp.CSS(`button[aria-label="Stop inheriting from .."]`)),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Remove parent .. (stop inheriting from it)"]`)),
 		waitText("#parents-status", "cannot be sent"))
 	if code := do(http.MethodGet, "role/victim"); code != http.StatusOK {
 		t.Errorf("GET role/victim after removing the link to ..: %d, want 200 (the role must survive)", code)

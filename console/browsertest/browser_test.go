@@ -362,7 +362,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		fill("parent-name", "reader"), submit("parent-name"), waitText("#parents-list", "reader"),
 		fill("member-user", "alice"), submit("member-user"), waitText("#members-list", "alice"),
 		chromedp.Click(chromedp.CSS("#effective summary")),
-		chromedp.Click(chromedp.CSS(`button[aria-label="Where does read come from?"]`)),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Where from? read"]`)),
 		waitText("#effective-list", "inherited from reader (editor → reader)"),
 		screenshot(dir, "03-role"))
 
@@ -381,9 +381,9 @@ func TestConsoleInBrowser(t *testing.T) {
 		goTo("#/user/alice"), waitText("h1", "User alice"),
 		waitText("#user-roles", "editor"), waitText("#user-perms", "read"),
 		fill("check-perm", "read"), submit("check-perm"),
-		waitText("#check-result", "alice can read: yes"),
+		waitText("#check-result", "alice can read globally: yes"),
 		waitText("#check-result", "member of editor globally, which inherits along editor → reader; granted to reader"),
-		chromedp.Click(chromedp.CSS(`button[aria-label="Why can alice edit?"]`)),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Why? edit"]`)),
 		waitText("#user-perms", "granted to editor"),
 		screenshot(dir, "05-user"))
 
@@ -400,6 +400,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		waitText("#del-what", "0 child links"),
 		waitText("#del-what", "0 memberships in a scope"),
 		screenshot(dir, "07-delete-confirm"),
+		fill("confirm-name", "editor"),
 		chromedp.Click(chromedp.CSS("#confirm-delete")),
 		waitText("#roles-status", "Role editor deleted, with 1 membership and 1 permission"),
 		waitNoText("#roles-list", "editor"))

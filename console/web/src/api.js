@@ -49,6 +49,11 @@ export class APIError extends Error {
 let onUnauthorized = () => {};
 export const setUnauthorizedHandler = (f) => { onUnauthorized = f; };
 
+// onWait is told of a 429's wait before the one retry (the header shows
+// it, so a slow answer is not a silent one).
+let onWait = () => {};
+export const setWaitHandler = (f) => { onWait = f; };
+
 // seg escapes a name for one path segment.
 export const seg = encodeURIComponent;
 
@@ -81,10 +86,18 @@ export async function call(method, path, { query, body, key, total } = {}) {
     init.body = JSON.stringify(body);
   }
   let res;
-  try {
-    res = await fetch(url, init);
-  } catch (e) {
-    throw new APIError(0, 'The server cannot be reached (' + e.message + ')');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(url, init);
+    } catch (e) {
+      throw new APIError(0, 'The server cannot be reached (' + e.message + ')');
+    }
+    // A 429 (open mode's rates) says when to come back: wait that long
+    // (at most 10 s) and try once more; a second 429 is the answer.
+    if (res.status !== 429 || attempt > 0) break;
+    const wait = Math.min(10, Math.max(0, Number(res.headers.get('Retry-After')) || 1));
+    onWait(wait);
+    await new Promise((r) => setTimeout(r, wait * 1000));
   }
   let env = null;
   try {
@@ -95,6 +108,7 @@ export async function call(method, path, { query, body, key, total } = {}) {
   if (!res.ok || !env || env.success !== true) {
     let msg = env && env.message ? env.message : res.status + ' ' + res.statusText;
     if (env && env.error && env.error !== env.message) msg += ': ' + env.error;
+    if (res.status === 429) msg = 'The server is busy (429), even after waiting as it asked: ' + msg;
     if (res.status === 401 && key === undefined) onUnauthorized(msg);
     throw new APIError(res.status, msg);
   }
@@ -114,9 +128,17 @@ export async function get(path, query) {
 }
 
 // getPage reads one page of a list route that reports its total (GET
-// /api/roles, /api/users): { items, total } for usePaged.
+// /api/roles, /api/users; the others with ?total=true): { items, total }
+// for usePaged.
 export async function getPage(path, query) {
   const { data, total } = await call('GET', path, { query, total: true });
   learn(data);
   return { items: data, total };
 }
+
+// getCounted is getPage for the lists that count only when asked.
+export const getCounted = (path, query) => getPage(path, { ...query, total: 'true' });
+
+// natural compares names as people read them: p2 before p10.
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'variant' });
+export const natural = (a, b) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);

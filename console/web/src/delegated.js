@@ -3,11 +3,11 @@
 // roles she may hand out there (GET /api/whoami says which), their
 // members in that scope, and a form to add one. Nothing else is shown:
 // the rest of the admin API would answer her 403.
-import { call, get, seg } from './api.js';
+import { call, get, seg, natural } from './api.js';
 import { html, useState, usePaged, List, Field, Status, useAction, PAGE, USERS } from './ui.js';
 
 export function DelegatedPage({ me }) {
-  return html`${me.members.map((d) => html`<${Delegation} key=${d.scope} d=${d} />`)}`;
+  return html`${[...me.members].sort((a, b) => natural(a.scope, b.scope)).map((d) => html`<${Delegation} key=${d.scope} d=${d} />`)}`;
 }
 
 const where = (scope) => (scope ? 'in scope ' + scope : 'globally');
@@ -36,7 +36,7 @@ function Delegation({ d }) {
       <div class="field">
         <label for=${id + '-role'}>Role</label>
         <select id=${id + '-role'} value=${role} onChange=${(e) => setRole(e.currentTarget.value)}>
-          ${d.roles.map((r) => html`<option value=${r}>${r}</option>`)}
+          ${[...d.roles].sort(natural).map((r) => html`<option value=${r}>${r}</option>`)}
         </select>
       </div>
       <button type="submit" disabled=${a.busy}>Add member</button>

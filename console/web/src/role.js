@@ -1,17 +1,18 @@
 // One role: its grants, its inheritance, its effective permissions with
-// where each comes from, and its members (global or in one scope).
+// where each comes from, and its members (global or in one scope); each
+// list with a filter and its total.
 //
 // What it costs: GET /api/role/{role} first (a missing role stops there,
 // said once), then one request for each open section: grants, parents and
-// members (whose counts come with the role, for "Page N of M"). The roles
-// inheriting from it and its effective permissions are
-// folded, and read when unfolded; where an inherited permission comes from
-// is asked when "Where from?" is pressed. At most 4 requests answer the
-// page, however many permissions the role has.
-import { call, get, seg, canWrite } from './api.js';
+// members (whose totals come with the role's counts while unfiltered). The
+// roles inheriting from it and its effective permissions are folded, and
+// read when unfolded; where an inherited permission comes from is asked
+// when "Where from?" is pressed. At most 4 requests answer the page,
+// however many permissions the role has.
+import { call, get, getCounted, seg, canWrite } from './api.js';
 import {
-  html, useState, useEffect, usePaged, List, Field, ErrorText, Status, Search, useAction, useDebounced, href, unseen, PAGE,
-  ROLES, PERMS, USERS,
+  html, useState, useEffect, usePaged, List, Field, ErrorText, Status, Search, useAction, useDebounced, useField, useUnknownUser,
+  focusSoon, fmt, href, unseen, PAGE, ROLES, PERMS, USERS,
 } from './ui.js';
 
 export function RolePage({ role }) {
@@ -35,25 +36,40 @@ export function RolePage({ role }) {
   const ok = about.detail !== null;
   const counts = about.detail ? about.detail.counts : null;
   const s = { role, tick, changed, ok };
+  const n = (k) => (counts ? ' (' + fmt(k === 'members' ? counts.members + counts.scoped_members : counts[k]) + ')' : '');
   return html`
     <p><a href="#/roles">← All roles</a></p>
     <p id="role-desc" class="about">${about.detail ? (about.detail.description || 'No description.') : ''}</p>
     <${ErrorText} text=${about.error} id="role-error" />
+    ${ok && html`<nav class="toc" aria-label="On this page"><ul>
+      <li><a href="#grants-h" onClick=${jump('grants-h')}>Grants${n('permissions')}</a></li>
+      <li><a href="#parents-h" onClick=${jump('parents-h')}>Inherits${n('parents')}</a></li>
+      <li><a href="#members-h" onClick=${jump('members-h')}>Members${n('members')}</a></li>
+    </ul></nav>`}
     <fieldset class="plain" disabled=${!ok}>
       <legend class="visually-hidden">Role ${role}</legend>
       ${ok && html`<${Describe} role=${role} current=${about.detail.description || ''}
         done=${(d) => setAbout({ detail: { ...about.detail, description: d }, error: '' })} />`}
       <div class="cols">
-        <${Grants} ...${s} total=${counts ? counts.permissions : 0} />
-        <${Parents} ...${s} total=${counts ? counts.parents : 0} />
+        <${Grants} ...${s} total=${counts ? counts.permissions : null} />
+        <${Parents} ...${s} total=${counts ? counts.parents : null} />
       </div>
       ${ok && html`<${Children} ...${s} count=${counts.children} />
         <${Effective} ...${s} inherits=${counts.parents > 0} />`}
-      <${Members} ...${s} total=${counts ? counts.members : 0} />
+      <${Members} ...${s} total=${counts ? counts.members : null} />
     </fieldset>`;
 }
 
-// Describe changes the role's description: PUT /api/role/{role}.
+// jump moves to a section's heading and gives it the focus (the address
+// keeps the page's route).
+const jump = (id) => (e) => {
+  e.preventDefault();
+  const h = document.getElementById(id);
+  if (h) { h.scrollIntoView(); focusSoon(h); }
+};
+
+// Describe changes the role's description: PUT /api/role/{role}. Edit
+// puts the focus in the field; Save and Cancel give it back to Edit.
 function Describe({ role, current, done }) {
   // Hidden from who only reads (rolegate.read); constant for the session,
   // so the hooks below run the same way on every render.
@@ -61,12 +77,13 @@ function Describe({ role, current, done }) {
   const [open, setOpen] = useState(false);
   const [v, setV] = useState(current);
   const a = useAction('describe');
+  const close = () => { setOpen(false); focusSoon('#edit-desc'); };
   const submit = (e) => {
     e.preventDefault();
     a.run(async () => {
       const r = await call('PUT', 'role/' + seg(role), { body: { description: v } });
       done(r.description);
-      setOpen(false);
+      close();
       return r.description ? 'Description of ' + role + ' saved.' : 'Description of ' + role + ' cleared.';
     });
   };
@@ -74,53 +91,78 @@ function Describe({ role, current, done }) {
     ${open ? html`<form class="inline" onSubmit=${submit}>
         <${Field} id="role-desc-edit" label="Description" value=${v} onInput=${setV} hint="Empty: no description." />
         <button type="submit" disabled=${a.busy}>Save description</button>
-        <button type="button" onClick=${() => { setOpen(false); setV(current); }}>Cancel</button>
+        <button type="button" onClick=${() => { setV(current); close(); }}>Cancel</button>
       </form>`
-      : html`<button type="button" id="edit-desc" onClick=${() => { setV(current); setOpen(true); }}>Edit description</button>`}
+      : html`<button type="button" id="edit-desc" onClick=${() => { setV(current); setOpen(true); focusSoon('#role-desc-edit'); }}>Edit description</button>`}
     <${Status} owner="describe" />
   </div>`;
 }
 
 // AddForm is a one-field form that runs add(value), whose message is
-// shown beside it (owner). suggest names the kind of names offered, and
-// pointed out when not seen (perms, roles, users).
-function AddForm({ id, label, button, add, extra, owner, list, kind }) {
+// shown beside it (owner); the focus stays in the field for the next.
+function AddForm({ id, label, button, add, extra, owner, list, note }) {
   if (!canWrite()) return null;
-  const [v, setV] = useState('');
+  const [v, setV] = useField(id);
   const a = useAction(owner);
   const submit = (e) => {
     e.preventDefault();
-    a.run(async () => { const msg = await add(v); setV(''); return msg; });
+    a.run(async () => { const msg = await add(v.trim()); setV(''); focusSoon('#' + id); return msg; });
   };
   return html`<form class="inline" onSubmit=${submit}>
-      <${Field} id=${id} label=${label} value=${v} onInput=${setV} required list=${list}
-        note=${kind ? unseen(kind, v) : ''} />
+      <${Field} id=${id} label=${label} value=${v} onInput=${setV} required list=${list} note=${note ? note(v) : ''} />
       ${extra}
       <button type="submit" disabled=${a.busy}>${button}</button>
     </form>`;
 }
 
-function RemoveButton({ label, remove, owner }) {
+// RemoveButton's accessible name starts with its visible label; after
+// the removal the focus goes to the next row's Remove, else the list's
+// heading.
+function RemoveButton({ label, remove, owner, heading }) {
   if (!canWrite()) return null;
   const a = useAction(owner);
   return html`<button type="button" class="danger" aria-label=${label} disabled=${a.busy}
-    onClick=${() => a.run(remove)}>Remove</button>`;
+    onClick=${(e) => {
+      const li = e.currentTarget.closest('li');
+      const next = li && (li.nextElementSibling || li.previousElementSibling);
+      a.run(async () => {
+        const msg = await remove();
+        focusSoon((next && next.querySelector('button.danger')) || '#' + heading);
+        return msg;
+      });
+    }}>Remove</button>`;
 }
 
+// useFiltered is a role's list with a filter: its total is the role's
+// count while unfiltered, else the list's own (?total=true).
+function useFiltered(path, query, cursorOf, deps, enabled, count, tick) {
+  const [find, setFind] = useState('');
+  const prefix = useDebounced(find);
+  const counted = !!prefix || count === null;
+  const p = usePaged((after) => (counted ? getCounted(path, { ...query, limit: PAGE, after, prefix })
+    : get(path, { ...query, limit: PAGE, after })), cursorOf, [...deps, prefix], enabled, PAGE, tick);
+  const total = counted ? p.total : count;
+  return { p, find, setFind, prefix, total };
+}
+
+const shownTotal = (f) => (f.total !== null && f.total !== undefined ? ' (' + fmt(f.total) + (f.prefix ? ' starting with “' + f.prefix + '”' : '') + ')' : '');
+
 function Grants({ role, tick, changed, ok, total }) {
-  const p = usePaged((after) => get('role_permissions/' + seg(role), { limit: PAGE, after }), (x) => x.name, [role, tick], ok);
+  const f = useFiltered('role_permissions/' + seg(role), {}, (x) => x.name, [role], ok, total, tick);
   const path = (name) => 'permission/' + seg(role) + '/' + seg(name);
   return html`<section aria-labelledby="grants-h">
-    <h2 id="grants-h">Permissions granted to ${role}</h2>
-    <${AddForm} id="grant-name" label="Permission" button="Grant" owner="grants" list=${PERMS} kind="perms" add=${async (name) => {
+    <h2 id="grants-h" tabindex="-1">Permissions granted to ${role}${shownTotal(f)}</h2>
+    <${AddForm} id="grant-name" label="Permission" button="Grant" owner="grants" list=${PERMS} note=${(v) => unseen('perms', v)} add=${async (name) => {
       await call('POST', path(name));
       changed();
       return 'Granted ' + name + ' to ' + role + '.';
     }} />
     <${Status} owner="grants" />
-    ${ok && html`<${List} p=${p} total=${total} label="Granted permissions" id="grants-list" empty="No permissions granted directly." render=${(x) => html`
+    <${Search} id="find-grant" label="Find grants" value=${f.find} onInput=${f.setFind} list=${PERMS} />
+    ${ok && html`<${List} p=${f.p} total=${f.total} label="Granted permissions" id="grants-list"
+      empty=${f.prefix ? 'No grant starts with “' + f.prefix + '”.' : 'No permissions granted directly.'} render=${(x) => html`
       <li key=${x.name} class="row"><a href=${href('whocan', x.name)}>${x.name}</a>
-        <${RemoveButton} owner="grants" label=${'Remove permission ' + x.name} remove=${async () => {
+        <${RemoveButton} owner="grants" heading="grants-h" label=${'Remove permission ' + x.name} remove=${async () => {
           await call('DELETE', path(x.name));
           changed();
           return 'Removed ' + x.name + ' from ' + role + '.';
@@ -129,19 +171,21 @@ function Grants({ role, tick, changed, ok, total }) {
 }
 
 function Parents({ role, tick, changed, ok, total }) {
-  const p = usePaged((after) => get('role/' + seg(role) + '/inherits', { limit: PAGE, after }), (x) => x.role, [role, tick], ok);
+  const f = useFiltered('role/' + seg(role) + '/inherits', {}, (x) => x.role, [role], ok, total, tick);
   const path = (parent) => 'role/' + seg(role) + '/inherits/' + seg(parent);
   return html`<section aria-labelledby="parents-h">
-    <h2 id="parents-h">${role} inherits from</h2>
-    <${AddForm} id="parent-name" label="Parent role" button="Inherit" owner="parents" list=${ROLES} kind="roles" add=${async (parent) => {
+    <h2 id="parents-h" tabindex="-1">${role} inherits from${shownTotal(f)}</h2>
+    <${AddForm} id="parent-name" label="Parent role" button="Inherit" owner="parents" list=${ROLES} note=${(v) => unseen('roles', v)} add=${async (parent) => {
       await call('POST', path(parent));
       changed();
       return role + ' now inherits from ' + parent + '.';
     }} />
     <${Status} owner="parents" />
-    ${ok && html`<${List} p=${p} total=${total} label="Parent roles" id="parents-list" empty="Inherits from no role." render=${(x) => html`
+    <${Search} id="find-parent" label="Find parents" value=${f.find} onInput=${f.setFind} list=${ROLES} />
+    ${ok && html`<${List} p=${f.p} total=${f.total} label="Parent roles" id="parents-list"
+      empty=${f.prefix ? 'No parent starts with “' + f.prefix + '”.' : 'Inherits from no role.'} render=${(x) => html`
       <li key=${x.role} class="row"><a href=${href('role', x.role)}>${x.role}</a>
-        <${RemoveButton} owner="parents" label=${'Stop inheriting from ' + x.role} remove=${async () => {
+        <${RemoveButton} owner="parents" heading="parents-h" label=${'Remove parent ' + x.role + ' (stop inheriting from it)'} remove=${async () => {
           await call('DELETE', path(x.role));
           changed();
           return role + ' no longer inherits from ' + x.role + '.';
@@ -163,34 +207,37 @@ function Fold({ id, title, children, onToggle }) {
 // Children lists the roles that inherit from this one, once unfolded.
 function Children({ role, tick, ok, count }) {
   const [open, setOpen] = useState(false);
-  const p = usePaged((after) => get('role/' + seg(role) + '/inherited_by', { limit: PAGE, after }), (x) => x.role,
-    [role, tick], ok && open && count > 0);
-  return html`<${Fold} id="children" title=${'Roles inheriting from ' + role + ' (' + count + ')'} onToggle=${setOpen}>
-    ${count === 0 ? html`<p class="empty" id="children-list">None.</p>`
-      : html`<${List} p=${p} label="Roles inheriting from it" id="children-list" empty="None." render=${(x) => html`
+  const f = useFiltered('role/' + seg(role) + '/inherited_by', {}, (x) => x.role, [role], ok && open && count > 0, count, tick);
+  return html`<${Fold} id="children" title=${'Roles inheriting from ' + role + ' (' + fmt(count) + ')'} onToggle=${setOpen}>
+    ${count === 0 ? html`<p class="empty" id="children-list">None.</p>` : html`
+      <${Search} id="find-child" label="Find roles inheriting" value=${f.find} onInput=${f.setFind} list=${ROLES} />
+      <${List} p=${f.p} total=${f.total} label="Roles inheriting from it" id="children-list" empty="None." render=${(x) => html`
       <li key=${x.role} class="row"><a href=${href('role', x.role)}>${x.role}</a></li>`} />`}
   <//>`;
 }
 
 // Effective lists a page of the role's effective permissions once
-// unfolded (one request: GET /api/role_permissions/{role}?effective=true).
-// A role that inherits nothing holds only its own grants; otherwise
-// "Where from?" asks GET /api/permission/{role}/{name}?explain=true for
-// the chain of roles to the one granted it.
+// unfolded (GET /api/role_permissions/{role}?effective=true, counted). A
+// role that inherits nothing holds only its own grants; otherwise "Where
+// from?" asks GET /api/permission/{role}/{name}?explain=true for the
+// chain of roles to the one granted it, anew after every change.
 function Effective({ role, tick, ok, inherits }) {
   const [open, setOpen] = useState(false);
-  const p = usePaged((after) => get('role_permissions/' + seg(role), { limit: PAGE, after, effective: 'true' }),
-    (x) => x.name, [role, tick], ok && open);
-  return html`<${Fold} id="effective" title=${'Effective permissions of ' + role} onToggle=${setOpen}>
-    <${List} p=${p} label="Effective permissions" id="effective-list" empty="None, granted or inherited." render=${(x) => html`
-      <li key=${x.name} class="row wrap"><span class="name">${x.name}</span>
+  const f = useFiltered('role_permissions/' + seg(role), { effective: 'true' }, (x) => x.name, [role], ok && open, null, tick);
+  return html`<${Fold} id="effective" title=${'Effective permissions of ' + role + (open ? shownTotal(f) : '')} onToggle=${setOpen}>
+    <${Search} id="find-effective" label="Find effective permissions" value=${f.find} onInput=${f.setFind} list=${PERMS} />
+    <${List} p=${f.p} total=${f.total} label="Effective permissions" id="effective-list" empty="None, granted or inherited." render=${(x) => html`
+      <li key=${x.name + '/' + tick} class="row wrap"><span class="name">${x.name}</span>
         ${inherits ? html`<${WhereFrom} role=${role} name=${x.name} />` : html`<span class="src">granted directly</span>`}</li>`} />
   <//>`;
 }
 
+// WhereFrom keeps its button (and so the focus) and says the answer
+// beside it; the row is new after every change, so no answer outlives one.
 function WhereFrom({ role, name }) {
   const [text, setText] = useState('');
   const ask = async () => {
+    setText('…');
     try {
       const r = await get('permission/' + seg(role) + '/' + seg(name), { explain: 'true' });
       const chain = r.chain || [];
@@ -200,28 +247,25 @@ function WhereFrom({ role, name }) {
       setText(e.message);
     }
   };
-  return text ? html`<span class="src" role="status">${text}</span>`
-    : html`<button type="button" aria-label=${'Where does ' + name + ' come from?'} onClick=${ask}>Where from?</button>`;
+  return html`<button type="button" aria-label=${'Where from? ' + name} onClick=${ask}>Where from?</button>
+    ${text && html`<span class="src" role="status">${text}</span>`}`;
 }
 
 // Members lists the global members, or with a scope shown the members in
 // that scope, global ones included: each row says which it is, and its
 // Remove removes that very membership.
 function Members({ role, tick, changed, ok, total }) {
-  const [scope, setScope] = useState('');
+  const [scope, setScope] = useField('member-scope');
   const [shown, setShown] = useState('');
-  const [find, setFind] = useState('');
-  const prefix = useDebounced(find);
-  const p = usePaged((after) => get('members/' + seg(role), { limit: PAGE, after, scope: shown, prefix }),
-    (x) => x.user, [role, tick, shown, prefix], ok);
+  const f = useFiltered('members/' + seg(role), { scope: shown }, (x) => x.user, [role, shown], ok, shown ? null : total, tick);
   const path = (user) => 'membership/' + seg(user) + '/' + seg(role);
   const where = (s) => s ? ' of ' + role + ' in scope ' + s : ' global member of ' + role;
   return html`<section aria-labelledby="members-h">
-    <h2 id="members-h">Members of ${role}</h2>
-    <${AddForm} id="member-user" label="User" button="Add member" owner="members" list=${USERS} add=${async (user) => {
-      await call('POST', path(user), { query: { scope } });
+    <h2 id="members-h" tabindex="-1">Members of ${role}${shownTotal(f)}</h2>
+    <${AddForm} id="member-user" label="User" button="Add member" owner="members" list=${USERS} note=${useUnknownUser} add=${async (user) => {
+      await call('POST', path(user), { query: { scope: scope.trim() } });
       changed();
-      return user + ' is now a' + (scope ? ' member' : '') + where(scope) + '.';
+      return user + ' is now a' + (scope.trim() ? ' member' : '') + where(scope.trim()) + '.';
     }} extra=${html`<${Field} id="member-scope" label="Scope" value=${scope} onInput=${setScope}
       hint="Empty: a global membership, which holds in every scope." />`} />
     <${Status} owner="members" />
@@ -229,12 +273,12 @@ function Members({ role, tick, changed, ok, total }) {
       <p class="hint" id="members-shown">Showing ${shown ? 'members in scope “' + shown + '” (global ones included)' : 'global members'}.</p>
       <button type="button" id="show-scope" onClick=${() => setShown(scope.trim())}>${scope.trim() ? 'Show members in scope “' + scope.trim() + '”' : 'Show global members'}</button>
     </div>
-    <${Search} id="find-member" label="Find members" value=${find} onInput=${setFind} list=${USERS} />
-    ${ok && html`<${List} p=${p} label="Members" id="members-list" total=${shown || prefix ? 0 : total}
-      empty=${prefix ? 'No member starts with “' + prefix + '”.' : 'No members.'} render=${(x) => html`
+    <${Search} id="find-member" label="Find members" value=${f.find} onInput=${f.setFind} list=${USERS} />
+    ${ok && html`<${List} p=${f.p} label="Members" id="members-list" total=${f.total}
+      empty=${f.prefix ? 'No member starts with “' + f.prefix + '”.' : 'No members.'} render=${(x) => html`
       <li key=${x.user + '/' + (x.scope || '')} class="row"><a href=${href('user', x.user)}>${x.user}</a>
         <span class=${x.scope ? 'scope' : 'scope global'}>${x.scope ? 'in scope ' + x.scope : 'global'}</span>
-        <${RemoveButton} owner="members" label=${'Remove ' + x.user + (x.scope ? ' from scope ' + x.scope : ' (global member)')}
+        <${RemoveButton} owner="members" heading="members-h" label=${'Remove ' + x.user + (x.scope ? ' from scope ' + x.scope : ' (global member)')}
           remove=${async () => {
             const r = await call('DELETE', path(x.user), { query: { scope: x.scope || undefined } });
             changed();

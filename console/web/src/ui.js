@@ -2,6 +2,7 @@
 import { html } from 'htm/preact';
 import { useState, useEffect, useCallback, useRef } from 'preact/hooks';
 import { known, subscribe } from './names.js';
+import { natural, call } from './api.js';
 
 export { html, useState, useEffect, useCallback, useRef };
 
@@ -14,33 +15,47 @@ export const PAGE = 50;
 // loaded (a section whose role does not exist, or that is folded). load
 // returns the page's entries, or { items, total } (getPage) when the list
 // reports its total, which is then p.total (null when unknown).
-export function usePaged(load, cursorOf, deps, enabled = true) {
+//
+// Every answer is tied to its question (deps and page): the moment the
+// question changes, the old entries are gone and the list says it is
+// loading, so an answer is never shown under another question's label.
+// A reload of the same question (after a write: reloadOn, or reload())
+// keeps what is shown, marked busy, until the new answer replaces it, so
+// the rows (and the focus in them) stay.
+export function usePaged(load, cursorOf, deps, enabled = true, size = PAGE, reloadOn = 0) {
   const key = JSON.stringify(deps);
   const [nav, setNav] = useState({ key, cursors: [undefined] });
   const cursors = nav.key === key ? nav.cursors : [undefined];
-  const [state, setState] = useState({ items: [], total: null, loading: true, error: '' });
-  const [tick, setTick] = useState(0);
+  const [ownTick, setTick] = useState(0);
+  // reloadOn: a count the page raises after a write; the same question
+  // asked again.
+  const tick = ownTick + reloadOn;
   const cursor = cursors[cursors.length - 1];
+  const question = JSON.stringify([key, cursors.length, cursor ?? null, enabled]);
+  const [state, setState] = useState({ question: '', tick: -1, items: [], total: null, error: '' });
   useEffect(() => {
     if (!enabled) {
-      setState({ items: [], total: null, loading: false, error: '' });
+      setState({ question, tick, items: [], total: null, error: '' });
       return undefined;
     }
     let live = true;
-    setState((s) => ({ ...s, loading: true }));
     load(cursor).then(
       (r) => live && setState(Array.isArray(r) || !r
-        ? { items: r || [], total: null, loading: false, error: '' }
-        : { items: r.items || [], total: r.total ?? null, loading: false, error: '' }),
-      (e) => live && setState({ items: [], total: null, loading: false, error: e.message }),
+        ? { question, tick, items: r || [], total: null, error: '' }
+        : { question, tick, items: r.items || [], total: r.total ?? null, error: '' }),
+      (e) => live && setState({ question, tick, items: [], total: null, error: e.message }),
     );
     return () => { live = false; };
-  }, [key, cursor, tick, enabled]);
-  const items = state.items;
+  }, [question, tick]);
+  const current = state.question === question;
+  const items = current ? state.items : [];
+  const loading = !current || state.tick !== tick;
   return {
-    ...state,
+    items, loading, current,
+    total: current ? state.total : null,
+    error: current ? state.error : '',
     page: cursors.length,
-    hasNext: items.length >= PAGE,
+    hasNext: current && items.length >= size,
     hasPrev: cursors.length > 1,
     next: () => items.length && setNav({ key, cursors: [...cursors, cursorOf(items[items.length - 1])] }),
     prev: () => setNav({ key, cursors: cursors.slice(0, -1) }),
@@ -50,9 +65,9 @@ export function usePaged(load, cursorOf, deps, enabled = true) {
 
 // Pager moves between pages; total (when known) is the number of entries,
 // shown as "Page N of M".
-export function Pager({ p, label, total }) {
+export function Pager({ p, label, total, size = PAGE }) {
   if (!p.hasPrev && !p.hasNext) return null;
-  const pages = total > 0 ? Math.max(1, Math.ceil(total / PAGE)) : 0;
+  const pages = total > 0 ? Math.max(1, Math.ceil(total / size)) : 0;
   return html`<nav class="pager" aria-label=${label + ' pages'}>
     <button type="button" onClick=${p.prev} disabled=${!p.hasPrev}>Previous page</button>
     <span>Page ${p.page}${pages ? ' of ' + pages : ''}</span>
@@ -84,7 +99,7 @@ export const ROLES = 'known-roles', PERMS = 'known-perms', USERS = 'known-users'
 export function Suggestions() {
   const [, setN] = useState(0);
   useEffect(() => subscribe(() => setN((n) => n + 1)), []);
-  const opts = (set) => [...set].sort().map((v) => html`<option key=${v} value=${v} />`);
+  const opts = (set) => [...set].sort(natural).map((v) => html`<option key=${v} value=${v} />`);
   return html`<datalist id=${ROLES}>${opts(known.roles)}</datalist>
     <datalist id=${PERMS}>${opts(known.perms)}</datalist>
     <datalist id=${USERS}>${opts(known.users)}</datalist>`;
@@ -102,11 +117,13 @@ export function unseen(kind, value) {
 // The page's one message: set by the action that caused it, shown beside
 // that action (Status with the same owner), replaced by the next one and
 // cleared on every navigation.
-let message = { owner: '', text: '', kind: '' };
+let message = { owner: '', text: '', kind: '', at: '' };
 const listeners = new Set();
 
-export function say(owner, text, kind = 'ok') {
-  message = { owner, text, kind };
+// say sets the page's message; at is the page (the address) it belongs
+// to, the current one unless the action that caused it started on another.
+export function say(owner, text, kind = 'ok', at = location.hash) {
+  message = { owner, text, kind, at };
   listeners.forEach((f) => f());
 }
 
@@ -121,7 +138,7 @@ export function Status({ owner }) {
     listeners.add(f);
     return () => listeners.delete(f);
   }, []);
-  const m = message.owner === owner ? message : null;
+  const m = message.owner === owner && message.at === location.hash ? message : null;
   const text = m ? m.text : '';
   const kind = m ? m.kind : '';
   return html`<p id=${owner + '-status'} class=${'msg ' + kind} role=${kind === 'error' ? 'alert' : 'status'}
@@ -131,22 +148,30 @@ export function Status({ owner }) {
 // useAction runs an async action. With an owner, the message f returns
 // (or the error) becomes the page's message, shown by Status of that
 // owner; without one, the error is kept in error (a dialog's own).
+// An action's message belongs to the page it was started on: one that
+// ends after the admin moved on (to another role, say) is dropped, never
+// shown on the next page.
 export function useAction(owner) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const live = useRef(true);
+  useEffect(() => () => { live.current = false; }, []);
   const run = useCallback(async (f) => {
+    const at = location.hash;
     setBusy(true);
     setError('');
+    const here = () => live.current && location.hash === at;
     try {
       const msg = await f();
-      if (owner && typeof msg === 'string') say(owner, msg, 'ok');
+      if (owner && typeof msg === 'string' && here()) say(owner, msg, 'ok', at);
       return msg;
     } catch (e) {
-      if (owner) say(owner, e.message, 'error');
+      if (!here()) return undefined;
+      if (owner) say(owner, e.message, 'error', at);
       else setError(e.message);
       return undefined;
     } finally {
-      setBusy(false);
+      if (live.current) setBusy(false);
     }
   }, [owner]);
   return { busy, error, run, setError };
@@ -156,16 +181,24 @@ export function useAction(owner) {
 // number of entries when the page knows it otherwise, else the list's own
 // (p.total); counted, [one, many], names the entries ("role", "roles") to
 // say how many there are, and prefix what they start with.
-export function List({ p, label, empty, render, id, total, counted, prefix }) {
-  const n = total !== undefined ? total : p.total;
-  return html`<div class="list" id=${id} aria-busy=${p.loading}>
-    <${ErrorText} text=${p.error} />
-    ${counted && !p.loading && !p.error && p.total > 0 && html`<p class="count" id=${id + '-count'}>${p.total} ${p.total === 1 ? counted[0] : counted[1]}${prefix ? ' starting with “' + prefix + '”' : ''}</p>`}
+// A failed list says why and offers Retry; one that is loading says so
+// (and shows nothing of another question meanwhile).
+export function List({ p, label, empty, render, id, total, counted, prefix, size }) {
+  const n = total !== undefined && total !== null ? total : p.total;
+  const shown = n !== null && n !== undefined && !p.error && p.current;
+  return html`<div class="list" id=${id} aria-busy=${p.loading ? 'true' : 'false'}>
+    ${p.error && html`<div class="failed"><p class="error" role="alert">${p.error}</p>
+      <button type="button" class="retry" onClick=${p.reload}>Retry</button></div>`}
+    ${counted && shown && n > 0 && html`<p class="count" id=${id + '-count'}>${fmt(n)} ${n === 1 ? counted[0] : counted[1]}${prefix ? ' starting with “' + prefix + '”' : ''}</p>`}
+    ${p.loading && p.items.length === 0 && !p.error && html`<p class="loading">Loading…</p>`}
     ${!p.loading && !p.error && p.items.length === 0 && html`<p class="empty">${empty}</p>`}
     ${p.items.length > 0 && html`<ul aria-label=${label}>${p.items.map(render)}</ul>`}
-    <${Pager} p=${p} label=${label} total=${n} />
+    <${Pager} p=${p} label=${label} total=${n} size=${size} />
   </div>`;
 }
+
+// fmt writes a count with its thousands separated.
+export const fmt = (n) => Number(n).toLocaleString('en');
 
 export const href = (...parts) => '#/' + parts.map(encodeURIComponent).join('/');
 
@@ -193,4 +226,62 @@ export function useDebounced(value, ms = 250) {
     return () => clearTimeout(t);
   }, [value, ms]);
   return v;
+}
+
+// Drafts: what was typed in the page's fields when a sign-in ended (a
+// revoked key, an expired session), kept in this tab until the page is
+// shown again after signing in, where useField gives it back.
+const DRAFTS = 'rolegate.console.drafts';
+
+export function saveDrafts() {
+  const values = {};
+  document.querySelectorAll('main input[id]:not([type=password]):not([type=search])').forEach((e) => {
+    if (e.value) values[e.id] = e.value;
+  });
+  if (Object.keys(values).length) sessionStorage.setItem(DRAFTS, JSON.stringify({ at: location.hash, values }));
+}
+
+function takeDraft(id) {
+  let d;
+  try { d = JSON.parse(sessionStorage.getItem(DRAFTS) || 'null'); } catch { d = null; }
+  if (!d || d.at !== location.hash || !(id in d.values)) return undefined;
+  const v = d.values[id];
+  delete d.values[id];
+  if (Object.keys(d.values).length) sessionStorage.setItem(DRAFTS, JSON.stringify(d));
+  else sessionStorage.removeItem(DRAFTS);
+  return v;
+}
+
+// useField is useState for the field with id, starting from its draft.
+export function useField(id, init = '') {
+  return useState(() => takeDraft(id) ?? init);
+}
+
+// focusSoon moves the focus to the element matching sel once the next
+// render has put it there (after an action, into a dialog).
+export function focusSoon(sel) {
+  setTimeout(() => {
+    const e = typeof sel === 'string' ? document.querySelector(sel) : sel;
+    if (e && e.isConnected) e.focus();
+  }, 0);
+}
+
+// useUnknownUser says, for a user name being typed, whether it holds no
+// membership yet (GET /api/users?prefix=NAME&limit=1): a typo shows
+// before it becomes a membership of nobody. The answer is tied to the
+// name it was asked for.
+export function useUnknownUser(value) {
+  const v = useDebounced(value.trim(), 300);
+  const [a, setA] = useState({ name: '', unknown: false });
+  useEffect(() => {
+    if (!v) return undefined;
+    let live = true;
+    call('GET', 'users', { query: { prefix: v, limit: 1 } }).then(
+      (d) => live && setA({ name: v, unknown: !(d.length && d[0].user === v) }),
+      () => live && setA({ name: v, unknown: false }),
+    );
+    return () => { live = false; };
+  }, [v]);
+  return a.name === value.trim() && a.unknown
+    ? '“' + a.name + '” holds no membership yet: check the spelling (a new user is fine).' : '';
 }
