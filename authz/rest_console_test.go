@@ -177,7 +177,7 @@ func testRESTPrefix(t *testing.T, az *Authz) {
 		"/api/roles?prefix=a%07",
 		"/api/roles?prefix=a&prefix=b",
 		"/api/roles?prefix=" + strings.Repeat("x", 129),
-		"/api/role_permissions/alpha?prefix=a", // not a route with ?prefix
+		"/api/which_roles_can/alpha?prefix=a", // not a route with ?prefix
 		"/api/members/nope?prefix=a",
 		"/api/users?scope=org-1",
 	} {
