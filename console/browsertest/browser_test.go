@@ -417,7 +417,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	b.run(t, "filter by action",
 		fill("audit-action", "add_role"), submit("audit-action"),
-		waitNoText("#audit-table tbody", "del_role"), waitText("#audit-table caption", "action add_role"))
+		waitNoText("#audit-table tbody", "del_role"), waitText("#audit-table caption", "action add_role"),
+		waitText("#audit-table tbody", "add_role"))
 	actions := value[[]string](t, b, `[...document.querySelectorAll('#audit-table tbody tr td:nth-child(2)')].map(e => e.textContent)`)
 	if len(actions) != 2 {
 		t.Errorf("add_role records: %q, want the two roles'", actions)

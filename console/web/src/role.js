@@ -106,7 +106,7 @@ function AddForm({ id, label, button, add, extra, owner, list, note }) {
   const a = useAction(owner);
   const submit = (e) => {
     e.preventDefault();
-    a.run(async () => { const msg = await add(v.trim()); setV(''); focusSoon('#' + id); return msg; });
+    a.run(async () => { const msg = await add(v); setV(''); focusSoon('#' + id); return msg; });
   };
   return html`<form class="inline" onSubmit=${submit}>
       <${Field} id=${id} label=${label} value=${v} onInput=${setV} required list=${list} note=${note ? note(v) : ''} />

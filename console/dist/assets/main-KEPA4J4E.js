@@ -98,7 +98,7 @@ var Ee,T,ct,pn,oe,st,ut,pt,Me,ye,pe,dt,qe,Le,We,dn,we={},ke=[],mn=/acit|ex(?:s|g
         <button type="button" onClick=${()=>{l(t),u()}}>Cancel</button>
       </form>`:d`<button type="button" id="edit-desc" onClick=${()=>{l(t),a(!0),W("#role-desc-edit")}}>Edit description</button>`}
     <${j} owner="describe" />
-  </div>`}function ot({id:e,label:t,button:n,add:o,extra:a,owner:r,list:l,note:s}){if(!B())return null;let[u,c]=x(e),p=N(r);return d`<form class="inline" onSubmit=${i=>{i.preventDefault(),p.run(async()=>{let m=await o(u.trim());return c(""),W("#"+e),m})}}>
+  </div>`}function ot({id:e,label:t,button:n,add:o,extra:a,owner:r,list:l,note:s}){if(!B())return null;let[u,c]=x(e),p=N(r);return d`<form class="inline" onSubmit=${i=>{i.preventDefault(),p.run(async()=>{let m=await o(u);return c(""),W("#"+e),m})}}>
       <${w} id=${e} label=${t} value=${u} onInput=${c} required list=${l} note=${s?s(u):""} />
       ${a}
       <button type="submit" disabled=${p.busy}>${n}</button>
