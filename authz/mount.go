@@ -346,7 +346,7 @@ func refusalReason(err error) string { return rest.Reason(err) }
 func (az *Authz) restAPI() (*rest.API, error) {
 	return rest.New(rest.Config{
 		Host: restHost{az}, AcceptKey: az.admins.accept(), Log: az.log, MaxBatchOperations: MaxBatchOperations,
-		Reads: az.readGate, People: az.restPeople(),
+		Reads: az.readGate, ReadsAll: az.readsAll, People: az.restPeople(),
 	})
 }
 
@@ -387,8 +387,9 @@ type restCaller struct{ *Client }
 
 var _ rest.Caller = restCaller{}
 
-func (c restCaller) Fingerprint() string { return c.fingerprint }
-func (c restCaller) KeyActor() string    { return storage.KeyActor(c.scope.NS) }
+func (c restCaller) Fingerprint() string                   { return c.fingerprint }
+func (c restCaller) HoldsNothing(ctx context.Context) bool { return c.holdsNothing(ctx) }
+func (c restCaller) KeyActor() string                      { return storage.KeyActor(c.scope.NS) }
 func (c restCaller) ScopesOf(ctx context.Context, user string, limit int) ([]string, error) {
 	return storage.ScopesOfUser(ctx, c.az.db, c.scope, user, limit)
 }

@@ -39,6 +39,9 @@ func TestRESTInvalidNames(t *testing.T) {
 		az, _ := openREST(t, target, func(c *Config) { c.AuditRefusalsPerSecond = 1000 })
 		e := newTestRouter(t, az, "")
 		key := newKey()
+		// A role first: the refusals of a namespace that holds nothing are
+		// not recorded in open mode.
+		checkEnvelope(t, performRequest(e, http.MethodPost, "/api/role/held", key, nil), http.StatusCreated)
 		n := 0
 		for _, rt := range restRoutes() {
 			for i, p := range rt.params {
@@ -58,6 +61,7 @@ func TestRESTInvalidNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		recs = recs[:len(recs)-1] // the role's creation, the oldest
 		if len(recs) != n {
 			t.Fatalf("%d audit records for %d refusals", len(recs), n)
 		}

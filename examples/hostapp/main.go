@@ -186,8 +186,16 @@ func logOpenMode(log *slog.Logger, cfg authz.Config) {
 	log.Warn("open mode: the REST admin API accepts any UUID v4 key as a namespace of its own; the host app's guarded routes are left out",
 		"rows_per_client", cfg.MaxRowsPerClient, "bytes_per_client", cfg.MaxBytesPerClient, "namespaces", cfg.MaxNamespaces,
 		"writes_per_second", cfg.OpenWritesPerSecond, "write_burst", 2*cfg.OpenWritesPerSecond,
-		"reads_in_flight", cfg.MaxReadsInFlight, "cache_bytes", cfg.CacheMaxBytes, "cache_entries", cfg.CacheMaxUsers,
+		"reads_in_flight", cfg.MaxReadsInFlight, "reads_running", readsRunning(cfg), "cache_bytes", cfg.CacheMaxBytes, "cache_entries", cfg.CacheMaxUsers,
 		"audit_max_records", cfg.AuditMaxRecords, "audit_refusals_per_second", cfg.AuditRefusalsPerSecond)
+}
+
+// readsRunning says AUTH_MAX_READS_RUNNING as it is in force.
+func readsRunning(cfg authz.Config) any {
+	if cfg.MaxReadsRunning == 0 {
+		return "half the CPUs"
+	}
+	return cfg.MaxReadsRunning
 }
 
 // Timeouts of the server: a client that sends its headers or body slowly,

@@ -73,6 +73,9 @@ type Caller interface {
 	// Fingerprint is the keyed fingerprint of the client key that the
 	// audit log records, never the key.
 	Fingerprint() string
+	// HoldsNothing reports whether the client's refusals go unaudited: in
+	// open mode, its namespace holds no row (anybody can make up keys).
+	HoldsNothing(ctx context.Context) bool
 	// ScopesOf lists the scopes where user holds scoped memberships,
 	// sorted, at most limit.
 	ScopesOf(ctx context.Context, user string, limit int) ([]string, error)

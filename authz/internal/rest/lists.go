@@ -30,6 +30,7 @@ import (
 // success that lists only part of the entries.
 type listWriter struct {
 	c       *gin.Context
+	slot    *readSlot // given back while the connection takes what is written
 	bw      *bufio.Writer
 	started bool
 	n       int
@@ -42,7 +43,7 @@ func (w *listWriter) start() error {
 	w.started = true
 	w.c.Header("Content-Type", "application/json; charset=utf-8")
 	w.c.Status(http.StatusOK)
-	w.bw = bufio.NewWriterSize(w.c.Writer, 32<<10)
+	w.bw = bufio.NewWriterSize(slotWriter{w: w.c.Writer, slot: w.slot}, 32<<10)
 	if _, err := w.bw.WriteString(`{"success":true,"code":200,"message":"ok","data":`); err != nil {
 		return err
 	}
@@ -83,8 +84,9 @@ func (w *listWriter) flush() error {
 	if err := w.bw.Flush(); err != nil {
 		return err
 	}
+	w.slot.pause()
 	w.c.Writer.Flush()
-	return nil
+	return w.slot.resume()
 }
 
 // finish closes the array and the envelope.
@@ -118,7 +120,7 @@ func (w *listWriter) finish() error {
 // aborted (http.ErrAbortHandler, which net/http and both recoveries pass
 // on), so the body stays invalid JSON instead of ending as a success.
 func (a *API) streamList(c *gin.Context, ctx context.Context, rt route, call *request) {
-	w := &listWriter{c: c}
+	w := &listWriter{c: c, slot: call.slot}
 	err := rt.stream(call, w)
 	if err == nil {
 		err = w.finish()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -31,11 +32,22 @@ type Config struct {
 	// in the host's namespace (see people.go).
 	People People
 	// Reads, when set, bounds the store-reading requests (every route
-	// that is not a write) of one client in flight: Acquire is called
-	// with the client's fingerprint, and a refusal (a *limits.Refused) is
-	// answered 429 with Retry-After.
+	// that is not a write) of one client in flight: AcquireWait is called
+	// with the client's fingerprint (see readWait), and a refusal (a
+	// *limits.Refused) is answered 429 with Retry-After.
 	Reads *limits.InFlight
+	// ReadsAll, when set, bounds the store-reading requests of all
+	// clients running at once, shared fairly (limits.Shared): taken after
+	// Reads, with the client's fingerprint; a refusal is answered 429
+	// with Retry-After.
+	ReadsAll *limits.Shared
 }
+
+// readWait is how long a read of a client with Config.Reads in flight
+// waits for one of them to end before it is refused: a client sending
+// more at once is held to the pace of its own reads, instead of making the
+// process answer thousands of refusals a second.
+const readWait = 100 * time.Millisecond
 
 // API is the REST admin API, ready to register.
 type API struct {
@@ -44,6 +56,7 @@ type API struct {
 	log      *slog.Logger
 	maxBatch int
 	reads    *limits.InFlight
+	readsAll *limits.Shared
 	people   People
 }
 
@@ -56,7 +69,7 @@ func New(cfg Config) (*API, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads, people: cfg.People}, nil
+	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads, readsAll: cfg.ReadsAll, people: cfg.People}, nil
 }
 
 // Route is one route of the API with its whole chain: path-parameter
@@ -175,6 +188,9 @@ type request struct {
 	// revision is the token of the revision a write made (see wrote), for
 	// the Rolegate-Revision header of its answer.
 	revision string
+	// slot is a store-reading request's slot among all clients' reads
+	// (nil: none).
+	slot *readSlot
 	// gate bounds the body's bytes in open mode (routes with gated set);
 	// nil otherwise.
 	gate CheckGate
@@ -212,12 +228,17 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			}
 		}
 		if a.reads != nil && !rt.write {
-			release, err := a.reads.Acquire(cl.Fingerprint())
+			release, err := a.reads.AcquireWait(ctx, cl.Fingerprint(), readWait)
 			if err != nil {
 				a.fail(c, ctx, rt, call, err)
 				return
 			}
 			defer release()
+			if call.slot, err = takeReadSlot(ctx, a.readsAll, cl.Fingerprint()); err != nil {
+				a.fail(c, ctx, rt, call, err)
+				return
+			}
+			defer call.slot.pause()
 		}
 		if rt.gated {
 			if call.gate = a.host.CheckGate(); call.gate != nil {
@@ -284,7 +305,7 @@ func (a *API) fail(c *gin.Context, ctx context.Context, rt route, call *request,
 	status, reason := StatusOf(err)
 	var own refusal
 	ownRefusal := errors.As(err, &own)
-	if status < 500 && (ownRefusal || !rt.write) {
+	if status < 500 && (ownRefusal || !rt.write) && (call == nil || !call.cl.HoldsNothing(ctx)) {
 		fp := ""
 		if call != nil {
 			fp = call.cl.Fingerprint()
@@ -355,6 +376,9 @@ func (a *API) bodyLimit(rt route) gin.HandlerFunc {
 		ctx := a.host.RequestContext(c)
 		fp := ""
 		if cl, _, err := a.caller(c); err == nil {
+			if cl.HoldsNothing(ctx) {
+				return
+			}
 			fp = cl.Fingerprint()
 		}
 		a.host.AuditRefusal(ctx, fp, rt.action, "route:"+rt.path, errBodyTooLarge)

@@ -90,7 +90,13 @@ func checkRoute() route {
 		method: http.MethodPost, path: "/api/check", action: "check", read: true, maxBody: MaxCheckBodyBytes, gated: true,
 		resource: func(*request) string { return "check" },
 		run: func(call *request) (int, string, any, error) {
+			// The body is read without the slot of all clients' reads: a
+			// body sent slowly holds only its own client's.
+			call.slot.pause()
 			checks, err := readChecks(call.c, call.gate)
+			if err == nil {
+				err = call.slot.resume()
+			}
 			if err != nil {
 				return 0, "", nil, err
 			}
