@@ -273,7 +273,7 @@ func TestOpenModeRowLimitBatch(t *testing.T) {
 		}
 		// Within the limit it goes through.
 		small := `{"operations":[{"op":"add_role","role":"r"},{"op":"add_permission","role":"r","permission":"p"}]}`
-		checkEnvelope(t, performRequest(e, "POST", "/api/batch", key, strings.NewReader(small)), http.StatusOK)
+		checkEnvelope(t, performRequest(e, "POST", "/api/batch", key, strings.NewReader(small)), http.StatusCreated)
 	})
 }
 

@@ -131,6 +131,8 @@ func OpenDB(ctx context.Context, db *bun.DB, cfg Config) (*Authz, error) {
 		return nil, errors.New("authz: OpenDB: nil *bun.DB")
 	}
 	cfg = cfg.withDefaults()
+	// The database settings are ignored here, so they are not checked.
+	cfg.DatabaseType, cfg.DatabaseURL, cfg.PostgreSQLURL = "", "", ""
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -218,6 +220,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.goBackground(az.feed.Listen)
 	}
 	az.goBackground(az.pruner.Run)
+	az.startExpiry()
 	if az.open() {
 		log.Warn(openModeWarning)
 	}
@@ -362,10 +365,11 @@ func (az *Authz) newClient(key string) *Client {
 	ns := storage.NamespaceOf(key)
 	scope := az.keys.Scope(ns)
 	scope.MaxInheritanceDepth, scope.MaxRoleAncestors = az.cfg.MaxInheritanceDepth, az.cfg.MaxRoleAncestors
+	scope.Now = az.cfg.clock.Now
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns),
 		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics,
 		plain: az.cfg.Consistency != ConsistencyStrict && az.metrics == nil}
-	c.cache = cache.New(storeLoader{c}, az.cacheBudget)
+	c.cache = cache.New(storeLoader{c}, az.cacheBudget, az.cfg.clock)
 	c.follow = &feed.Follower{Scope: scope, Client: c.fingerprint, Cache: c.cache}
 	return c
 }

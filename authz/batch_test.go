@@ -3,6 +3,7 @@ package authz
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -126,8 +127,10 @@ func TestBatchFailureStoresNothing(t *testing.T) {
 	})
 }
 
-// TestRESTBatch: POST /api/batch answers per-operation results; a failure
-// is the status of its cause with the operation's index; a bad body 400.
+// TestRESTBatch: POST /api/batch answers per-operation results, 201 when
+// it created something and 200 when it did not, as every POST; a failure
+// is the status of its cause with the operation's index (counting from
+// 0); a bad body 400.
 func TestRESTBatch(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		az, _ := openREST(t, target, nil)
@@ -135,11 +138,28 @@ func TestRESTBatch(t *testing.T) {
 		key := newKey()
 		w := performRequest(e, "POST", "/api/batch", key, strings.NewReader(
 			`{"operations":[{"op":"add_role","role":"r"},{"op":"add_permission","role":"r","permission":"p"},{"op":"add_membership","user":"u","role":"r"}]}`))
-		body := checkEnvelope(t, w, 200)
+		body := checkEnvelope(t, w, http.StatusCreated)
 		results := body["data"].(map[string]any)["results"].([]any)
 		if len(results) != 3 || results[2].(map[string]any)["result"] != "created" {
 			t.Errorf("results = %v", results)
 		}
+		// Nothing created: 200, whether everything existed or the batch
+		// only changed or deleted.
+		for _, ops := range []string{
+			`{"op":"add_role","role":"r"},{"op":"add_membership","user":"u","role":"r"}`,
+			`{"op":"set_description","role":"r","description":"d"},{"op":"del_permission","role":"r","permission":"gone"}`,
+			``,
+		} {
+			w = performRequest(e, "POST", "/api/batch", key, strings.NewReader(`{"operations":[`+ops+`]}`))
+			checkEnvelope(t, w, http.StatusOK)
+		}
+		// One created among existing ones: 201.
+		w = performRequest(e, "POST", "/api/batch", key, strings.NewReader(
+			`{"operations":[{"op":"add_role","role":"r"},{"op":"add_inheritance","role":"r","parent":"q"}]}`))
+		checkEnvelope(t, w, http.StatusNotFound) // q does not exist
+		w = performRequest(e, "POST", "/api/batch", key, strings.NewReader(
+			`{"operations":[{"op":"add_role","role":"r"},{"op":"add_membership","user":"v","role":"r"}]}`))
+		checkEnvelope(t, w, http.StatusCreated)
 		w = performRequest(e, "GET", "/api/has_permission/u/p", key, nil)
 		if d := checkEnvelope(t, w, 200)["data"].(map[string]any); d["result"] != true {
 			t.Errorf("has_permission after batch = %v", d)

@@ -166,7 +166,7 @@ func TestRevisionCheckFollowsBuildingCaches(t *testing.T) {
 		ca, cb := mustClient(t, a, key), mustClient(t, b, key)
 		started, release := make(chan struct{}), make(chan struct{})
 		a.feed.Lock() // the listener's checks read the cache under it
-		ca.setCache(cache.New(&heldLoader{Loader: storeLoader{ca}, started: started, release: release}, a.cacheBudget))
+		ca.setCache(cache.New(&heldLoader{Loader: storeLoader{ca}, started: started, release: release}, a.cacheBudget, nil))
 		a.feed.Unlock()
 		expect(t, "add_role elsewhere", true)(cb.AddRole(ctx, "editor", ""))
 		a.feed.Check(ctx, nil)
@@ -198,10 +198,10 @@ type heldLoader struct {
 	started, release chan struct{}
 }
 
-func (l *heldLoader) UserRoles(ctx context.Context, user string) ([]string, map[string][]string, error) {
+func (l *heldLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
 	l.once.Do(func() { close(l.started) })
 	<-l.release
-	return l.Loader.UserRoles(ctx, user)
+	return l.Loader.UserRoles(ctx, user, at)
 }
 
 // This process's own changes are recognised in the change log by its

@@ -183,17 +183,17 @@ var _ cache.Loader = storeLoader{}
 
 // UserRoles reads the user's roles globally and per scope (only the
 // scopes the user holds memberships in, so a check in any other scope
-// adds nothing to the entry).
-func (l storeLoader) UserRoles(ctx context.Context, user string) (global []string, byScope map[string][]string, err error) {
+// adds nothing to the entry), as held at at.
+func (l storeLoader) UserRoles(ctx context.Context, user string, at time.Time) (global []string, byScope map[string][]string, next time.Time, err error) {
 	// Where the client's reads go: a standby that has replayed what the
 	// cache reflects, else the primary (see standby.go).
 	err = l.c.az.reader.Read(ctx, l.c.follow, false, func(ctx context.Context, db bun.IDB, _ func()) error {
 		var err error
-		global, byScope, err = storage.UserRoleSets(ctx, db, l.c.scope, user)
+		global, byScope, next, err = storage.UserRoleSets(ctx, db, l.c.scopeAt(at), user)
 		return err
 	})
 	l.countError(err)
-	return global, byScope, storage.Classify(err)
+	return global, byScope, next, storage.Classify(err)
 }
 
 // RoleGrants reads the roles' sources (each role and its ancestors: a
@@ -201,11 +201,11 @@ func (l storeLoader) UserRoles(ctx context.Context, user string) (global []strin
 // with the grants of each, inherited permissions being the ancestors'
 // grants. All of a user's roles are read in one statement (a few for
 // thousands), not one per role.
-func (l storeLoader) RoleGrants(ctx context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
+func (l storeLoader) RoleGrants(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
 	err := l.c.az.reader.Read(ctx, l.c.follow, false, func(ctx context.Context, db bun.IDB, hand func()) error {
-		return storage.RoleGrants(ctx, db, l.c.scope, roles, func(role string, sources []string, grants [][]string) error {
+		return storage.RoleGrants(ctx, db, l.c.scopeAt(at), roles, func(role string, sources []string, grants [][]string, next time.Time) error {
 			hand()
-			return fn(role, sources, grants)
+			return fn(role, sources, grants, next)
 		})
 	})
 	if err != nil {
@@ -213,6 +213,13 @@ func (l storeLoader) RoleGrants(ctx context.Context, roles []string, fn func(rol
 		return storage.Classify(err)
 	}
 	return nil
+}
+
+// scopeAt is the client's scope reading bounds as at at.
+func (c *Client) scopeAt(at time.Time) storage.Scope {
+	s := c.scope
+	s.Now = func() time.Time { return at }
+	return s
 }
 
 // countError counts a failed read in rolegate_store_errors_total, unless

@@ -197,14 +197,14 @@ type countingLoader struct {
 	users, roles atomic.Int64
 }
 
-func (l *countingLoader) UserRoles(ctx context.Context, user string) ([]string, map[string][]string, error) {
+func (l *countingLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
 	l.users.Add(1)
-	return l.Loader.UserRoles(ctx, user)
+	return l.Loader.UserRoles(ctx, user, at)
 }
 
-func (l *countingLoader) RoleGrants(ctx context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
+func (l *countingLoader) RoleGrants(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
 	l.roles.Add(1)
-	return l.Loader.RoleGrants(ctx, roles, fn)
+	return l.Loader.RoleGrants(ctx, roles, at, fn)
 }
 
 // 64 goroutines checking one uncached user, released together, read the
@@ -225,7 +225,7 @@ func TestConcurrentMissesReadTheStoreOnce(t *testing.T) {
 			counter := &countingLoader{Loader: storeLoader{c}}
 			az.feed.Lock() // the watcher reads c.cache under it
 			c.cache.Close()
-			c.setCache(cache.New(counter, az.cacheBudget))
+			c.setCache(cache.New(counter, az.cacheBudget, nil))
 			az.feed.Unlock()
 			if rolesWarm {
 				checkIs(t, c, "jack", "p-editor", true)
@@ -280,7 +280,7 @@ func TestLocalWritesRacingTheRevisionCheckKeepTheCache(t *testing.T) {
 		counter := &countingLoader{Loader: storeLoader{c}}
 		az.feed.Lock()
 		c.cache.Close()
-		c.setCache(cache.New(counter, az.cacheBudget))
+		c.setCache(cache.New(counter, az.cacheBudget, nil))
 		az.feed.Unlock()
 		for _, u := range users {
 			checkIs(t, c, u, "edit", true)

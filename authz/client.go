@@ -85,12 +85,14 @@ func (c *Client) delRole(ctx context.Context, role string) (written, error) {
 }
 
 // AddPermission grants a permission to a role; ErrRoleNotFound when the
-// role does not exist.
-func (c *Client) AddPermission(ctx context.Context, role, name string) (created bool, err error) {
-	return answered(c.addPermission(ctx, role, name))
+// role does not exist. With options (ExpiresAt, StartsAt) the grant holds
+// in that window only; a grant that exists takes the bounds given (none
+// without options) and reports created=false.
+func (c *Client) AddPermission(ctx context.Context, role, name string, opts ...AddOption) (created bool, err error) {
+	return answered(c.addPermission(ctx, role, name, opts))
 }
 
-func (c *Client) addPermission(ctx context.Context, role, name string) (written, error) {
+func (c *Client) addPermission(ctx context.Context, role, name string, opts []AddOption) (written, error) {
 	role, name = middleware.NormalizeName(role), middleware.NormalizeName(name)
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return written{}, err
@@ -98,10 +100,21 @@ func (c *Client) addPermission(ctx context.Context, role, name string) (written,
 	if err := c.checkGrantable(name); err != nil {
 		return written{}, err
 	}
-	ch := change{action: "add_permission", resource: c.grantResource(role, name), role: role, bytes: c.scope.Bytes([]string{role}, nil, []string{name}, "")}
-	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddPermission(ctx, w.db, c.scope, role, name)
+	b, err := c.bounds(opts)
+	if err != nil {
+		c.az.auditRefusal(ctx, c.fingerprint, "add_permission", c.grantResource(role, name), err)
+		return written{}, err
+	}
+	var created bool
+	ch := change{action: "add_permission", resource: c.grantResource(role, name) + boundsNote(b), role: role, created: &created,
+		bytes: c.scope.Bytes([]string{role}, nil, []string{name}, "")}
+	w, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
+		p, err := storage.PutPermission(ctx, w.db, c.scope, role, name, b)
+		created = p.Created
+		return p.Changed, err
 	})
+	w.existed = w.changed && !created
+	return w, err
 }
 
 // DelPermission revokes a permission from a role.
@@ -120,20 +133,44 @@ func (c *Client) delPermission(ctx context.Context, role, name string) (written,
 }
 
 // AddMembership makes a user a member of a role; ErrRoleNotFound when the
-// role does not exist.
-func (c *Client) AddMembership(ctx context.Context, user, role string) (created bool, err error) {
-	return answered(c.addMembership(ctx, user, role))
+// role does not exist. With options (ExpiresAt, StartsAt) the membership
+// holds in that window only; one that exists takes the bounds given (none
+// without options) and reports created=false.
+func (c *Client) AddMembership(ctx context.Context, user, role string, opts ...AddOption) (created bool, err error) {
+	return answered(c.addMembership(ctx, user, role, opts))
 }
 
-func (c *Client) addMembership(ctx context.Context, user, role string) (written, error) {
+func (c *Client) addMembership(ctx context.Context, user, role string, opts []AddOption) (written, error) {
 	role, user = middleware.NormalizeName(role), middleware.NormalizeName(user)
 	if err := checkNames("user", user, "role", role); err != nil {
 		return written{}, err
 	}
-	ch := change{action: "add_membership", resource: c.memberResource(user, role), user: user, bytes: c.scope.Bytes([]string{role}, []string{user}, nil, "")}
-	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddMembership(ctx, w.db, c.scope, "", user, role)
-	})
+	return c.putMembership(ctx, "", user, role, c.memberResource(user, role), opts)
+}
+
+// putMembership is AddMembership and AddMembershipIn past their checks of
+// names.
+func (c *Client) putMembership(ctx context.Context, scope, user, role, resource string, opts []AddOption) (written, error) {
+	b, err := c.bounds(opts)
+	if err != nil {
+		c.az.auditRefusal(ctx, c.fingerprint, "add_membership", resource, err)
+		return written{}, err
+	}
+	roles := []string{role}
+	if scope != "" {
+		roles = []string{scope, role}
+	}
+	var created bool
+	ch := change{action: "add_membership", resource: resource + boundsNote(b), user: user, created: &created,
+		bytes: c.scope.Bytes(roles, []string{user}, nil, "")}
+	w, err := c.write(ctx, ch,
+		func(ctx context.Context, w writer) (bool, error) {
+			p, err := storage.PutMembership(ctx, w.db, c.scope, scope, user, role, b)
+			created = p.Created
+			return p.Changed, err
+		})
+	w.existed = w.changed && !created
+	return w, err
 }
 
 // DelMembership removes a user from a role.

@@ -20,6 +20,9 @@ import (
 type (
 	// Role is a role with its description.
 	Role = rbac.Role
+	// Bounds is the time window of a membership or a grant (see
+	// ExpiresAt): StartsAt and ExpiresAt, nil when unbounded.
+	Bounds = rbac.Bounds
 	// ScopedRole is an entry of GetUserRolesIn and EachUserRoleIn: Scope
 	// is empty for a global membership.
 	ScopedRole = rbac.ScopedRole
@@ -73,6 +76,9 @@ var (
 	// than Config.MaxRoleAncestors (HTTP 422). The error names the limit and
 	// its setting. Nothing was stored.
 	ErrShapeLimit = rbac.ErrShapeLimit
+	// ErrAlreadyExpired: a membership or grant was given an expiry
+	// (ExpiresAt) that has already passed (HTTP 422). Nothing was stored.
+	ErrAlreadyExpired = rbac.ErrAlreadyExpired
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = rbac.ErrClosed
 	// ErrEncryptionRequired: the store's encryption state is not this

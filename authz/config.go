@@ -16,6 +16,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/rolegate/rolegate/authz/internal/audit"
+	"github.com/rolegate/rolegate/authz/internal/clock"
+	"github.com/rolegate/rolegate/authz/internal/expiry"
 	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
@@ -27,11 +29,12 @@ import (
 // false by default, so a switch that is on by default is named Disable...).
 // DefaultConfig spells the defaults out; ConfigFromEnv reads the
 // environment and a .env file. Each setting's variable, default and parser
-// are written once, in the settings table (envvars.go), which the README's
-// Configuration section shows. Where the host app listens and Gin's mode
+// are written once, in the settings table (envvars.go), which
+// docs/configuration.md shows. Where the host app listens and Gin's mode
 // are the host's own settings, not rolegate's (see examples/hostapp).
 type Config struct {
-	// DatabaseType is "sqlite" or "postgresql".
+	// DatabaseType is "sqlite" or "postgresql" (also "sqlite3" and
+	// "postgres", in any letter case).
 	DatabaseType string
 	// DatabaseURL overrides the other database settings; its scheme picks
 	// the dialect (postgres://, sqlite://, file:).
@@ -227,6 +230,12 @@ type Config struct {
 	// listenerQuiet is how long the change listener waits for traffic
 	// before it pings itself; zero means 30 s (tests shorten it).
 	listenerQuiet time.Duration
+	// clock is the time memberships' and grants' bounds are counted by;
+	// nil means the system clock (tests set a fake one).
+	clock clock.Clock
+	// expiryEvery is how often expired memberships and grants are
+	// removed; zero means expiry.DefaultEvery (tests shorten it).
+	expiryEvery time.Duration
 
 	// TracerProvider receives rolegate's spans: one per request on the
 	// mounted routes, per cold check and per write, with the store's round
@@ -290,6 +299,8 @@ func DefaultConfig() Config {
 func (c Config) withDefaults() Config {
 	fillDefaults(&c)
 	orDefault(&c.auditPruneEvery, audit.DefaultPruneEvery)
+	orDefault(&c.expiryEvery, expiry.DefaultEvery)
+	c.clock = clock.Or(c.clock)
 	orDefault(&c.pingCache, time.Second)
 	return c
 }
@@ -360,12 +371,9 @@ func (c Config) Validate() error {
 }
 
 func (c Config) problems() []error {
-	var errs []error
-	switch strings.ToLower(c.DatabaseType) {
-	case "", storage.TypeSQLite, "sqlite3", storage.TypePostgreSQL, "postgres":
-	default:
-		errs = append(errs, fmt.Errorf("AUTH_DATABASE_TYPE=%q is unknown (use sqlite or postgresql)", c.DatabaseType))
-	}
+	// The storage settings first, so that a PostgreSQL type without a URL
+	// is reported with the rest instead of after them, at Open.
+	errs := c.storageConfig().Problems()
 	if c.EnableEncryption && c.EncryptionKey == "" {
 		errs = append(errs, errors.New("AUTH_ENABLE_ENCRYPTION is on but AUTH_ENCRYPTION_KEY is not set"))
 	}

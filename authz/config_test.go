@@ -65,6 +65,8 @@ func TestConfigBadSettings(t *testing.T) {
 		"expiry zero":                     {map[string]string{"AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES": "0"}, "AUTH_JWT_ACCESS_TOKEN_EXPIRE_MINUTES"},
 		"interval":                        {map[string]string{"AUTH_REVISION_CHECK_INTERVAL": "soon"}, "AUTH_REVISION_CHECK_INTERVAL"},
 		"database type":                   {map[string]string{"AUTH_DATABASE_TYPE": "oracle"}, "AUTH_DATABASE_TYPE"},
+		"postgresql without a URL":        {map[string]string{"AUTH_DATABASE_TYPE": "postgresql"}, "AUTH_POSTGRESQL_URL"},
+		"database URL scheme":             {map[string]string{"AUTH_DATABASE_URL": "mysql://u@h/db"}, "AUTH_DATABASE_URL"},
 		"encryption without a key":        {map[string]string{"AUTH_ENABLE_ENCRYPTION": "true"}, "AUTH_ENCRYPTION_KEY"},
 		"previous key without encryption": {map[string]string{"AUTH_ENCRYPTION_KEY_PREVIOUS": "an old passphrase 0123456789"}, "AUTH_ENCRYPTION_KEY_PREVIOUS"},
 		"descriptions alone":              {map[string]string{"AUTH_ENCRYPT_DESCRIPTIONS": "true"}, "AUTH_ENCRYPT_DESCRIPTIONS"},
@@ -133,28 +135,71 @@ func TestZeroConfigMeansDefaults(t *testing.T) {
 // one that does not validate; every problem is on one line under one
 // prefix.
 func TestConfigErrorsAllAtOnce(t *testing.T) {
-	_, err := ConfigFromLookup(lookup(map[string]string{
-		"AUTH_CACHE_MAX_USERS":   "lots",   // parse
-		"AUTH_ENABLE_ENCRYPTION": "true",   // validate: no key
-		"AUTH_DATABASE_TYPE":     "oracle", // validate
-	}))
-	var ce *ConfigError
-	if !errors.As(err, &ce) || len(ce.Problems) != 3 {
-		t.Fatalf("err = %v, want a ConfigError with 3 problems", err)
+	for name, tc := range map[string]struct {
+		env  map[string]string
+		want []string
+	}{
+		// The storage settings are checked with the rest, not later at
+		// Open: a PostgreSQL type without a URL is one of the problems.
+		"postgresql without a URL": {map[string]string{
+			"AUTH_CACHE_MAX_USERS":   "lots",       // parse
+			"AUTH_ENABLE_ENCRYPTION": "true",       // validate: no key
+			"AUTH_DATABASE_TYPE":     "postgresql", // storage: no URL
+		}, []string{"AUTH_CACHE_MAX_USERS", "AUTH_ENCRYPTION_KEY", "AUTH_POSTGRESQL_URL"}},
+		"unknown type and a bad URL": {map[string]string{
+			"AUTH_JWT_ALGORITHM": "RS256",          // validate
+			"AUTH_DATABASE_TYPE": "oracle",         // storage
+			"AUTH_DATABASE_URL":  "mysql://u@h/db", // storage, though it overrides the type
+		}, []string{"AUTH_JWT_ALGORITHM", "AUTH_DATABASE_TYPE", "AUTH_DATABASE_URL"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := ConfigFromLookup(lookup(tc.env))
+			var ce *ConfigError
+			if !errors.As(err, &ce) || len(ce.Problems) != len(tc.want) {
+				t.Fatalf("err = %v, want a ConfigError with %d problems", err, len(tc.want))
+			}
+			msg := err.Error()
+			for _, want := range tc.want {
+				if !strings.Contains(msg, want) {
+					t.Errorf("%q does not name %s", msg, want)
+				}
+			}
+			if !strings.HasPrefix(msg, "authz: configuration: ") || strings.Contains(msg, "\n") ||
+				strings.Count(msg, "authz:") != 1 || strings.Contains(msg, "storage:") {
+				t.Errorf("not one line under one prefix: %q", msg)
+			}
+		})
 	}
-	msg := err.Error()
-	for _, want := range []string{"AUTH_CACHE_MAX_USERS", "AUTH_ENCRYPTION_KEY", "AUTH_DATABASE_TYPE"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("%q does not name %s", msg, want)
+	for _, typ := range []string{"oracle", "postgresql"} {
+		cfg := DefaultConfig()
+		cfg.DatabaseType = typ
+		cfg.EnableEncryption = true
+		err := func() error { _, err := Open(context.Background(), cfg); return err }()
+		if err == nil || !strings.HasPrefix(err.Error(), "authz: configuration: ") || !strings.Contains(err.Error(), "AUTH_ENCRYPTION_KEY") {
+			t.Errorf("Open with %s: %v, want the configuration error naming both problems", typ, err)
 		}
 	}
-	if !strings.HasPrefix(msg, "authz: configuration: ") || strings.Contains(msg, "\n") || strings.Count(msg, "authz:") != 1 {
-		t.Errorf("not one line under one prefix: %q", msg)
+}
+
+// TestDatabaseTypeSpellings: AUTH_DATABASE_TYPE accepts sqlite and
+// postgresql, also spelt sqlite3 and postgres (the schemes
+// AUTH_DATABASE_URL accepts), in any letter case, as the settings table
+// says; anything else is refused.
+func TestDatabaseTypeSpellings(t *testing.T) {
+	for _, typ := range []string{"sqlite", "SQLite", "sqlite3", "postgresql", "postgres", "Postgres"} {
+		env := map[string]string{"AUTH_DATABASE_TYPE": typ, "AUTH_POSTGRESQL_URL": "postgres://u@h/db"}
+		if _, err := ConfigFromLookup(lookup(env)); err != nil {
+			t.Errorf("%s: %v", typ, err)
+		}
 	}
-	cfg := DefaultConfig()
-	cfg.DatabaseType = "oracle"
-	if _, err := Open(context.Background(), cfg); err == nil || !strings.HasPrefix(err.Error(), "authz: configuration: ") {
-		t.Errorf("Open: %v", err)
+	for _, typ := range []string{"pg", "mysql", "sqlite4", "postgre"} {
+		if _, err := ConfigFromLookup(lookup(map[string]string{"AUTH_DATABASE_TYPE": typ})); err == nil {
+			t.Errorf("%s: accepted", typ)
+		}
+	}
+	doc := settingsTable()
+	if !strings.Contains(doc, "`postgres`") || !strings.Contains(doc, "`sqlite3`") {
+		t.Error("the settings table does not name the spellings postgres and sqlite3")
 	}
 }
 

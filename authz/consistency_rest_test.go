@@ -42,7 +42,7 @@ func TestRESTRevision(t *testing.T) {
 		write(http.MethodDelete, "/api/membership/jack/editor", http.StatusOK, "r3")
 		write(http.MethodPost, "/api/permission/ghost/edit", http.StatusNotFound, "")
 		w := performRequest(e, http.MethodPost, "/api/batch", key, strings.NewReader(`{"operations":[{"op":"add_membership","user":"jack","role":"editor"}]}`))
-		checkEnvelope(t, w, http.StatusOK)
+		checkEnvelope(t, w, http.StatusCreated)
 		if got := w.Header().Get("Rolegate-Revision"); got != "r4" {
 			t.Fatalf("POST /api/batch: Rolegate-Revision = %q, want r4", got)
 		}

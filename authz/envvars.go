@@ -1,6 +1,6 @@
 package authz
 
-//go:generate go test -run ^TestREADMESettings$ -update .
+//go:generate go test -run ^(TestSettingsDoc|TestLibraryDocMethods)$ -update .
 
 import (
 	"fmt"
@@ -19,18 +19,19 @@ import (
 // variable's name, default, parser (into Config) and one-line doc are
 // written here and nowhere else. From it come ConfigFromLookup's parsing,
 // DefaultConfig and Config.withDefaults, the unknown-variable warning and
-// the README's configuration table (TestREADMESettings keeps the README
-// equal to it; `go generate ./authz` rewrites the README's block).
+// the table of docs/configuration.md (TestSettingsDoc keeps the page equal
+// to it; `go generate ./authz` rewrites the page's block). Links in a
+// setting's doc are relative to docs/.
 //
 // To add a setting: add its Config field (with a doc comment), then one
 // row here built with the constructor of its kind (text, secret, boolean,
 // flagOff, number, duration, list, fraction; custom for anything else;
 // readElsewhere for variables another package reads), in the place
-// where the README should show it; then run `go generate ./authz`. Checks
+// where the table should show it; then run `go generate ./authz`. Checks
 // that span several settings go in Config.problems.
 var settings = []setting{
 	text("AUTH_DATABASE_TYPE", func(c *Config) *string { return &c.DatabaseType }, storage.TypeSQLite,
-		"`sqlite` or `postgresql`"),
+		"`sqlite` or `postgresql` (also spelt `sqlite3`, `postgres`; any letter case)"),
 	text("AUTH_DATABASE_URL", func(c *Config) *string { return &c.DatabaseURL }, "",
 		"overrides the rest; `postgres://...`, `sqlite://path` or `file:path` (SQLite paths percent-decoded, query ignored)"),
 	text("AUTH_POSTGRESQL_URL", func(c *Config) *string { return &c.PostgreSQLURL }, "",
@@ -57,7 +58,7 @@ var settings = []setting{
 	secret("AUTH_ENCRYPTION_KEY", func(c *Config) *string { return &c.EncryptionKey },
 		"passphrase, required with encryption; at least 16 characters"),
 	secret("AUTH_ENCRYPTION_KEY_PREVIOUS", func(c *Config) *string { return &c.EncryptionKeyPrevious },
-		"the key being rotated away from: the store is re-encrypted under AUTH_ENCRYPTION_KEY in the background while serving (see [docs/encryption.md](docs/encryption.md))"),
+		"the key being rotated away from: the store is re-encrypted under AUTH_ENCRYPTION_KEY in the background while serving (see [encryption.md](encryption.md))"),
 	boolean("AUTH_ENCRYPT_DESCRIPTIONS", func(c *Config) *bool { return &c.EncryptDescriptions },
 		"also encrypt role descriptions"),
 	readElsewhere("AUTH_SERVER_HOST", "127.0.0.1",
@@ -73,7 +74,7 @@ var settings = []setting{
 	flagOff("AUTH_ENABLE_AUDIT_LOGGING", func(c *Config) *bool { return &c.DisableAuditLogging },
 		"audit every change and refusal (`false` sets `Config.DisableAuditLogging`)"),
 	custom("AUTH_ENABLE_CONSOLE", "on when admin keys are set",
-		"serve the [admin console](#admin-console) under `<mount>/console/` (`true`/`false` set `Config.Console` to `authz.ConsoleOn`/`ConsoleOff`; unset is `ConsoleAuto`: on with AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS, off in open mode)",
+		"serve the [admin console](../README.md#admin-console) under `<mount>/console/` (`true`/`false` set `Config.Console` to `authz.ConsoleOn`/`ConsoleOff`; unset is `ConsoleAuto`: on with AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS, off in open mode)",
 		func(c *Config, key, v string) error {
 			on, err := parseFlag(key, v)
 			if err == nil {
@@ -86,11 +87,11 @@ var settings = []setting{
 	duration("AUTH_AUDIT_RETENTION", func(c *Config) *time.Duration { return &c.AuditRetention }, 90*24*time.Hour, time.Minute,
 		"audit records older than this are deleted in the background (a Go duration, at least 1m)"),
 	number("AUTH_AUDIT_MAX_RECORDS", func(c *Config) *int { return &c.AuditMaxRecords }, 1_000_000, 1, 1<<40,
-		"audit records beyond this many are deleted in the background, shared fairly between clients: the clients holding the most lose their oldest (each client's refusals and no-op writes before its changes); a client at or below its fair share loses none (see [docs/security.md](docs/security.md))"),
+		"audit records beyond this many are deleted in the background, shared fairly between clients: the clients holding the most lose their oldest (each client's refusals and no-op writes before its changes); a client at or below its fair share loses none (see [security.md](security.md))"),
 	text("AUTH_CLIENT_KEY", func(c *Config) *string { return &c.ClientKey }, "",
 		"the host app's own client key (guards, `me.roles`; the `az.Require…` guards and `az.HostClient()` need it); also an admin key of the REST API"),
 	list("AUTH_CLIENT_KEYS", func(c *Config) *[]string { return &c.ClientKeys }, nil,
-		"further admin keys (comma-separated UUID v4). With this or AUTH_CLIENT_KEY set, the REST API accepts only those keys; see [docs/security.md](docs/security.md)"),
+		"further admin keys (comma-separated UUID v4). With this or AUTH_CLIENT_KEY set, the REST API accepts only those keys; see [security.md](security.md)"),
 	number("AUTH_MAX_ROWS_PER_CLIENT", func(c *Config) *int { return &c.MaxRowsPerClient }, 10_000, 1, 1<<30,
 		"open mode only (no admin keys): rows (roles, grants, memberships) per namespace; a write past it is 507"),
 	number("AUTH_MAX_BYTES_PER_CLIENT", func(c *Config) *int { return &c.MaxBytesPerClient }, 2<<20, 1024, 1<<40,
@@ -111,9 +112,9 @@ var settings = []setting{
 	text("AUTH_DEFAULT_ROLE", func(c *Config) *string { return &c.DefaultRole }, "",
 		"a role every user the guards see holds (created at Open, added on first sight); needs AUTH_CLIENT_KEY"),
 	boolean("AUTH_ADMIN_USERS", func(c *Config) *bool { return &c.AdminUsers },
-		"let the host's own users use the admin API and console without a key, by `rolegate.admin`, `rolegate.read` and `rolegate.members` held in AUTH_CLIENT_KEY's namespace (see [docs/security.md](docs/security.md#people-on-the-admin-plane)); needs AUTH_CLIENT_KEY and a resolver or login"),
+		"let the host's own users use the admin API and console without a key, by `rolegate.admin`, `rolegate.read` and `rolegate.members` held in AUTH_CLIENT_KEY's namespace (see [security.md](security.md#people-on-the-admin-plane)); needs AUTH_CLIENT_KEY and a resolver or login"),
 	readElsewhere("AUTH_OAUTH_PROVIDERS", "",
-		"comma-separated provider names accepted at login (needs `Config.Login = loginx.Start`, else Open fails; see [docs/login.md](docs/login.md))"),
+		"comma-separated provider names accepted at login (needs `Config.Login = loginx.Start`, else Open fails; see [login.md](login.md))"),
 	readElsewhere("AUTH_OAUTH_<NAME>_ISSUER / _CLIENT_ID / _JWKS_URL / _USERINFO_URL", "",
 		"per provider: issuer, accepted audiences (comma-separated), optional overrides of discovery").
 		matching("AUTH_OAUTH_*_ISSUER", "AUTH_OAUTH_*_CLIENT_ID", "AUTH_OAUTH_*_JWKS_URL", "AUTH_OAUTH_*_USERINFO_URL"),
@@ -131,7 +132,7 @@ var settings = []setting{
 			return nil
 		}),
 	readElsewhere("AUTH_OAUTH_<NAME>_USER_CLAIM", "(provider:subject)",
-		"verified ID token claim that becomes a new user's RBAC name, e.g. `email` (see [docs/login.md](docs/login.md))").
+		"verified ID token claim that becomes a new user's RBAC name, e.g. `email` (see [login.md](login.md))").
 		matching("AUTH_OAUTH_*_USER_CLAIM"),
 	readElsewhere("AUTH_SAMPLES_USERNAME / _PASSWORD / _API_KEY", "",
 		"sample endpoints' credentials; all or none").
@@ -150,10 +151,10 @@ var settings = []setting{
 	duration("AUTH_LIVENESS_TIMEOUT", func(c *Config) *time.Duration { return &c.LivenessTimeout }, time.Second, 10*time.Millisecond,
 		"how long the revision check, the change listener's own ping and each round trip to the read replica may go unanswered: past it every cache is flushed (a stalled store's cached answers end within AUTH_REVISION_CHECK_INTERVAL plus this, then guards fail closed), the listener reconnects, the replica's reads go to the primary"),
 	custom("AUTH_CONSISTENCY", "default",
-		"`strict`: every check (guards, `UserHasPermission`, has_permission) first reads the client's revision (one indexed read) and catches up when the cache is behind, so no replica allows once a revoke returned; `default` answers from the cache alone, which another replica's change reaches through the listener within milliseconds (see [docs/replicas.md](docs/replicas.md))",
+		"`strict`: every check (guards, `UserHasPermission`, has_permission) first reads the client's revision (one indexed read) and catches up when the cache is behind, so no replica allows once a revoke returned; `default` answers from the cache alone, which another replica's change reaches through the listener within milliseconds (see [replicas.md](replicas.md))",
 		parseConsistency),
 	boolean("AUTH_ENABLE_METRICS", func(c *Config) *bool { return &c.EnableMetrics },
-		"serve `GET /metrics` on the mount (Prometheus: needs `Config.Observer = prommetrics.New(...)`, else Open fails; an admin key on a closed admin plane); see [docs/observability.md](docs/observability.md)"),
+		"serve `GET /metrics` on the mount (Prometheus: needs `Config.Observer = prommetrics.New(...)`, else Open fails; an admin key on a closed admin plane); see [observability.md](observability.md)"),
 	text("AUTH_DECISION_LOG", func(c *Config) *string { return &c.DecisionLog }, decisionOff,
 		"log guard decisions: `denied` (every 403, 401 and 503), `all` (allowed ones too) or `off`"),
 	fraction("AUTH_DECISION_LOG_SAMPLE", func(c *Config) *float64 { return &c.DecisionLogSample }, 1, "0.1",
@@ -163,23 +164,23 @@ var settings = []setting{
 	text("AUTH_DECISION_AUDIT", func(c *Config) *string { return &c.DecisionAudit }, decisionOff,
 		"`denied`: also record the guards' 403s in the audit log, within AUTH_AUDIT_REFUSALS_PER_SECOND"),
 	boolean("AUTH_TRACE_USER_NAMES", func(c *Config) *bool { return &c.TraceUserNames },
-		"put the user a check, a membership write or a REST request is about into its span (`rolegate.user`); see [docs/observability.md](docs/observability.md)"),
+		"put the user a check, a membership write or a REST request is about into its span (`rolegate.user`); see [observability.md](observability.md)"),
 }
 
 // testVariables are the test suite's own variables (path.Match patterns):
-// known, so not warned about, and not in the README's table.
+// known, so not warned about, and not in the table of docs/configuration.md.
 var testVariables = []string{"AUTH_TEST_*"}
 
 // setting is one row of the settings table.
 type setting struct {
-	// name is the variable, or for a family the name the README shows.
+	// name is the variable, or for a family the name the table shows.
 	name string
 	// known are the variables (path.Match patterns) the row stands for;
 	// nil: name alone.
 	known []string
-	// shown is the default as the README shows it ("" for none).
+	// shown is the default as the table shows it ("" for none).
 	shown string
-	// doc is the README's one line about it.
+	// doc is its one line in the table.
 	doc string
 	// raw: the value is taken as it is (a secret may hold spaces);
 	// otherwise it is trimmed, and an empty value is unset.
@@ -382,7 +383,7 @@ func fillDefaults(c *Config) {
 	}
 }
 
-// settingsTable renders the settings as the README's Markdown table.
+// settingsTable renders the settings as the Markdown table of docs/configuration.md.
 func settingsTable() string {
 	var b strings.Builder
 	b.WriteString("| Variable | Default | Meaning |\n|---|---|---|\n")

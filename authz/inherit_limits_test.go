@@ -143,7 +143,7 @@ func TestInheritanceChainAtLimit(t *testing.T) {
 		key := newKey()
 		const depth = 32
 		start := time.Now()
-		checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", key, strings.NewReader(chainBatch(0, depth))), http.StatusOK)
+		checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", key, strings.NewReader(chainBatch(0, depth))), http.StatusCreated)
 		t.Logf("%s: chain of %d roles written in one batch in %v", target.Name, depth+1, time.Since(start).Round(time.Millisecond))
 
 		// One more role at the top: d32 inheriting d33 makes d0 33 deep.

@@ -177,12 +177,12 @@ func TestOpenModeBatchesInFlight(t *testing.T) {
 	if msg, _ := reply["error"].(string); !strings.Contains(msg, "one batch at a time") || w.Header().Get("Retry-After") == "" {
 		t.Errorf("a second batch of one client: %q, Retry-After %q", msg, w.Header().Get("Retry-After"))
 	}
-	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", c, strings.NewReader(batch)), http.StatusOK)
+	checkEnvelope(t, performRequest(e, http.MethodPost, "/api/batch", c, strings.NewReader(batch)), http.StatusCreated)
 	for _, h := range held {
 		close(h.release)
 	}
 	for range 2 {
-		if code := <-done; code != http.StatusOK {
+		if code := <-done; code != http.StatusCreated {
 			t.Errorf("a held batch answered %d", code)
 		}
 	}

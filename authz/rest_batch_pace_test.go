@@ -41,7 +41,7 @@ func slowBatch(t *testing.T, srv *httptest.Server, key string) (net.Conn, <-chan
 
 // In open mode, two batches whose bodies come a byte at a time hold no
 // slot of the batches all clients may run: another client's batch is
-// answered 200 meanwhile (it was 429 until the slow bodies' read timeout),
+// answered 201 meanwhile (it was 429 until the slow bodies' read timeout),
 // and each slow body is refused 408 once it falls behind the least pace.
 // On a real server over loopback, on both stores.
 func TestSlowBatchBodiesHoldNoSharedSlot(t *testing.T) {
@@ -64,7 +64,7 @@ func TestSlowBatchBodiesHoldNoSharedSlot(t *testing.T) {
 		time.Sleep(200 * time.Millisecond) // both are reading their bodies
 		for i := range 3 {
 			body := fmt.Sprintf(`{"operations":[{"op":"add_permission","role":"r","permission":"p%d"}]}`, i)
-			httpDo(t, srv, http.MethodPost, "/api/batch", victim, []byte(body), http.StatusOK)
+			httpDo(t, srv, http.MethodPost, "/api/batch", victim, []byte(body), http.StatusCreated)
 		}
 		for i, a := range answers {
 			select {

@@ -19,19 +19,17 @@ import (
 // without a scope count global memberships only, as they always did.
 
 // AddMembershipIn makes user a member of role in scope only;
-// ErrRoleNotFound when the role does not exist.
-func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string) (created bool, err error) {
-	return answered(c.addMembershipIn(ctx, scope, user, role))
+// ErrRoleNotFound when the role does not exist. Its options are
+// AddMembership's.
+func (c *Client) AddMembershipIn(ctx context.Context, scope, user, role string, opts ...AddOption) (created bool, err error) {
+	return answered(c.addMembershipIn(ctx, scope, user, role, opts))
 }
 
-func (c *Client) addMembershipIn(ctx context.Context, scope, user, role string) (written, error) {
+func (c *Client) addMembershipIn(ctx context.Context, scope, user, role string, opts []AddOption) (written, error) {
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
 		return written{}, err
 	}
-	ch := change{action: "add_membership", resource: c.scopedMemberResource(scope, user, role), user: user, bytes: c.scope.Bytes([]string{scope, role}, []string{user}, nil, "")}
-	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
-		return storage.AddMembership(ctx, w.db, c.scope, scope, user, role)
-	})
+	return c.putMembership(ctx, scope, user, role, c.scopedMemberResource(scope, user, role), opts)
 }
 
 // DelMembershipIn removes user's membership of role in scope; a global

@@ -23,6 +23,9 @@ type change struct {
 	// deleted (roleDeleted), which changes its members too.
 	role        string
 	roleDeleted bool
+	// created, when set, tells a change to an existing row (its bounds)
+	// from a new one: the audit outcome of the first is "changed".
+	created *bool
 	// many: the write makes many changes (a batch, a policy) and audits
 	// each itself. It is logged as a change that may concern anyone, so
 	// the cache (here and on other replicas) re-reads once for the lot,
@@ -45,11 +48,14 @@ type writer struct{ db bun.IDB }
 type written struct {
 	changed    bool
 	first, rev int64
+	// existed: an add changed the bounds of a row that was there (a
+	// change, yet its answer is that the row existed).
+	existed bool
 }
 
 // answered is a write's answer to the library's bool methods (created,
 // deleted, changed).
-func answered(w written, err error) (bool, error) { return w.changed, err }
+func answered(w written, err error) (bool, error) { return w.changed && !w.existed, err }
 
 // write is the one write path, in three steps: admit (before any work),
 // the transaction, and what follows its commit. It runs fn in a
@@ -132,7 +138,11 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			}
 		}
 		if !ch.many && !c.az.cfg.DisableAuditLogging {
-			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, outcome(ch.action, w.changed))); err != nil {
+			result := outcome(ch.action, w.changed)
+			if w.changed && ch.created != nil && !*ch.created {
+				result = "changed"
+			}
+			if err := storage.InsertAudit(ctx, tx, c.auditRecord(ctx, ch.action, ch.resource, result)); err != nil {
 				return err
 			}
 		}

@@ -38,7 +38,7 @@ func (c *Client) token(ctx context.Context, w written, err error) (Written, erro
 		return Written{}, err
 	}
 	if w.changed {
-		return Written{Changed: true, Revision: feed.Format(w.rev)}, nil
+		return Written{Changed: !w.existed, Revision: feed.Format(w.rev)}, nil
 	}
 	rev, err := c.az.feed.Revision(ctx, c.follow)
 	if err != nil {
@@ -66,8 +66,8 @@ func (w Writes) DelRole(ctx context.Context, role string) (Written, error) {
 }
 
 // AddPermission is Client.AddPermission with its revision token.
-func (w Writes) AddPermission(ctx context.Context, role, name string) (Written, error) {
-	wr, err := w.c.addPermission(ctx, role, name)
+func (w Writes) AddPermission(ctx context.Context, role, name string, opts ...AddOption) (Written, error) {
+	wr, err := w.c.addPermission(ctx, role, name, opts)
 	return w.c.token(ctx, wr, err)
 }
 
@@ -78,8 +78,8 @@ func (w Writes) DelPermission(ctx context.Context, role, name string) (Written, 
 }
 
 // AddMembership is Client.AddMembership with its revision token.
-func (w Writes) AddMembership(ctx context.Context, user, role string) (Written, error) {
-	wr, err := w.c.addMembership(ctx, user, role)
+func (w Writes) AddMembership(ctx context.Context, user, role string, opts ...AddOption) (Written, error) {
+	wr, err := w.c.addMembership(ctx, user, role, opts)
 	return w.c.token(ctx, wr, err)
 }
 
@@ -90,8 +90,8 @@ func (w Writes) DelMembership(ctx context.Context, user, role string) (Written, 
 }
 
 // AddMembershipIn is Client.AddMembershipIn with its revision token.
-func (w Writes) AddMembershipIn(ctx context.Context, scope, user, role string) (Written, error) {
-	wr, err := w.c.addMembershipIn(ctx, scope, user, role)
+func (w Writes) AddMembershipIn(ctx context.Context, scope, user, role string, opts ...AddOption) (Written, error) {
+	wr, err := w.c.addMembershipIn(ctx, scope, user, role, opts)
 	return w.c.token(ctx, wr, err)
 }
 

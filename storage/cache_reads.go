@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -14,7 +15,9 @@ import (
 // ancestors, sorted) and, for each source in that order, the permissions
 // granted to it directly (plain names, sorted and distinct; empty for
 // none). The role's effective permissions are their union. A role that
-// does not exist has no permissions and is its only source.
+// does not exist has no permissions and is its only source. Only grants
+// held at the scope's now count (see TimeBounds); next is when the first
+// grant of the role's sources starts or ends after it (zero: none will).
 //
 // The roles are read a chunk at a time (roleEffectiveChunk, one statement
 // each, the ancestors and the grants together so both describe one state
@@ -23,7 +26,7 @@ import (
 // same slice: a user in 600 roles inheriting one large role costs one
 // statement, and the large role's names once. fn must not modify grants.
 // An error from fn stops the read and is returned.
-func RoleGrants(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
+func RoleGrants(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
 	seen := make(map[string]bool, len(roles))
 	distinct := make([]string, 0, len(roles))
 	for _, r := range roles {
@@ -47,7 +50,7 @@ func RoleGrants(ctx context.Context, db bun.IDB, s Scope, roles []string, fn fun
 // grants per source. perms may be shared between roles (one source's
 // grants, when no other source adds to them): fn must not modify it.
 func RoleEffective(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, perms, sources []string) error) error {
-	return RoleGrants(ctx, db, s, roles, func(role string, sources []string, grants [][]string) error {
+	return RoleGrants(ctx, db, s, roles, func(role string, sources []string, grants [][]string, _ time.Time) error {
 		var from [][]string
 		for _, g := range grants {
 			if len(g) > 0 {
@@ -75,30 +78,41 @@ func RoleEffective(ctx context.Context, db bun.IDB, s Scope, roles []string, fn 
 // roles takes a few statements rather than one of megabytes.
 const roleEffectiveChunk = 1000
 
-func roleGrantsChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
+func roleGrantsChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []string, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
 	var rows []struct {
 		Seed sql.NullString `bun:"seed"`
 		Role string         `bun:"role"`
 		Name sql.NullString `bun:"name"`
+		boundRow
 	}
 	// a: the roles' ancestors from the closure; r: the roles that exist
 	// and their ancestors, each once; then the grants of r. (CROSS JOIN
 	// makes SQLite read r first and the grants by their key.)
 	err := db.NewRaw(`WITH a(role, ancestor) AS (SELECT role, ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role IN (?)),
 		r(role) AS (SELECT name FROM rolegate_roles WHERE ns = ? AND name IN (?) UNION SELECT ancestor FROM a)
-		SELECT role AS seed, ancestor AS role, CAST(NULL AS TEXT) AS name FROM a
-		UNION ALL SELECT CAST(NULL AS TEXT), p.role, p.name FROM r CROSS JOIN rolegate_permissions p WHERE p.ns = ? AND p.role = r.role`,
+		SELECT role AS seed, ancestor AS role, CAST(NULL AS TEXT) AS name, CAST(NULL AS TIMESTAMP) AS starts_at, CAST(NULL AS TIMESTAMP) AS expires_at FROM a
+		UNION ALL SELECT CAST(NULL AS TEXT), p.role, p.name, p.starts_at, p.expires_at FROM r CROSS JOIN rolegate_permissions p WHERE p.ns = ? AND p.role = r.role`,
 		s.NS, bun.List(roles), s.NS, bun.List(roles), s.NS).Scan(ctx, &rows)
 	if err != nil {
 		return Classify(err)
 	}
 	ancestors := map[string][]string{}
 	stored := map[string][]string{}
+	// nexts: per role, when its first grant starts or ends after now.
+	now, nexts := s.now(), map[string]time.Time{}
 	for _, r := range rows {
 		switch {
 		case r.Seed.Valid:
 			ancestors[r.Seed.String] = append(ancestors[r.Seed.String], r.Role)
 		case r.Name.Valid:
+			if b := r.bounds(); !b.IsZero() {
+				if next := b.Next(now); !next.IsZero() {
+					nexts[r.Role] = Earliest(nexts[r.Role], next)
+				}
+				if !b.HeldAt(now) {
+					continue
+				}
+			}
 			stored[r.Role] = append(stored[r.Role], r.Name.String)
 		}
 	}
@@ -117,12 +131,14 @@ func roleGrantsChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []strin
 	for _, role := range roles {
 		sources := sortedUnique(append([]string{role}, ancestors[role]...))
 		grants := make([][]string, len(sources))
+		var next time.Time
 		for i, src := range sources {
 			if grants[i] = granted[src]; grants[i] == nil {
 				grants[i] = none
 			}
+			next = Earliest(next, nexts[src])
 		}
-		if err := fn(role, sources, grants); err != nil {
+		if err := fn(role, sources, grants, next); err != nil {
 			return err
 		}
 	}
@@ -131,18 +147,30 @@ func roleGrantsChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []strin
 
 // UserRoleSets returns the roles the user holds globally and, per scope,
 // those held through a membership in that scope only: what the decision
-// cache keeps per user. Only scopes the user has memberships in appear, so
-// checks in other scopes (a scope name from a URL) add nothing.
-func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global []string, byScope map[string][]string, err error) {
-	var rows []memberRow
+// cache keeps per user. Only memberships held at the scope's now count
+// (see TimeBounds); next is when the first of the user's memberships starts or
+// ends after it (zero: none will), when the answer changes with no write.
+// Only scopes the user has memberships in appear, so checks in other
+// scopes (a scope name from a URL) add nothing.
+func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global []string, byScope map[string][]string, next time.Time, err error) {
+	var rows []struct {
+		memberRow
+		boundRow
+	}
 	forms := bun.List(s.userForms(user))
-	err = db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
-		UNION ALL SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?)`,
+	err = db.NewRaw(`SELECT role AS name, '' AS scope, starts_at, expires_at FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
+		UNION ALL SELECT role, scope, starts_at, expires_at FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?)`,
 		s.NS, forms, s.NS, forms).Scan(ctx, &rows)
 	if err != nil {
-		return nil, nil, Classify(err)
+		return nil, nil, time.Time{}, Classify(err)
 	}
+	now := s.now()
 	for _, r := range rows {
+		b := r.bounds()
+		next = Earliest(next, b.Next(now))
+		if !b.HeldAt(now) {
+			continue
+		}
 		if r.Scope == "" {
 			global = append(global, r.Name)
 			continue
@@ -155,5 +183,5 @@ func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global
 	for k, v := range byScope {
 		byScope[k] = sortedUnique(v)
 	}
-	return sortedUnique(global), byScope, nil
+	return sortedUnique(global), byScope, next, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -53,7 +54,7 @@ func TestCacheReads(t *testing.T) {
 		// The same per source: each source's own grants, one slice per
 		// source for every role of the read inheriting it.
 		bySource := map[string][]string{}
-		err := storage.RoleGrants(ctx, db, s, []string{"admin", "editor", "ghost"}, func(role string, sources []string, grants [][]string) error {
+		err := storage.RoleGrants(ctx, db, s, []string{"admin", "editor", "ghost"}, func(role string, sources []string, grants [][]string, _ time.Time) error {
 			if len(grants) != len(sources) {
 				t.Fatalf("RoleGrants(%s): %d sources, %d grant lists", role, len(sources), len(grants))
 			}
@@ -96,12 +97,12 @@ func TestCacheReads(t *testing.T) {
 		must(storage.AddMembership(ctx, db, s, "org-42", "alice", "viewer"))
 		must(storage.AddMembership(ctx, db, s, "org-7", "alice", "viewer"))
 		must(storage.AddMembership(ctx, db, s, "org-7", "bob", "admin"))
-		global, byScope, err := storage.UserRoleSets(ctx, db, s, "alice")
+		global, byScope, _, err := storage.UserRoleSets(ctx, db, s, "alice")
 		if err != nil || !slices.Equal(global, []string{"other"}) || len(byScope) != 2 ||
 			!slices.Equal(byScope["org-42"], []string{"editor", "viewer"}) || !slices.Equal(byScope["org-7"], []string{"viewer"}) {
 			t.Fatalf("UserRoleSets(alice) = %v, %v, %v", global, byScope, err)
 		}
-		global, byScope, err = storage.UserRoleSets(ctx, db, s, "nobody")
+		global, byScope, _, err = storage.UserRoleSets(ctx, db, s, "nobody")
 		if err != nil || len(global) != 0 || byScope != nil {
 			t.Fatalf("UserRoleSets(nobody) = %v, %v, %v", global, byScope, err)
 		}

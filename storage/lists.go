@@ -20,10 +20,25 @@ import (
 // cheaply as one of 1,000. Windows are separate queries: an entry added or
 // removed while a list is read may or may not be in it, but no entry is
 // listed twice and the order (Go's byte order of the plain names) holds.
+//
+// The lists count the memberships and grants held now (see Bounds); with
+// All, the lists of direct memberships and grants (RolesOfUser,
+// MembersOfRole, PermissionsOfRole) list every stored row, held now or
+// not, for a caller that shows each row's bounds beside it.
 type ListWindow struct {
 	After  string
 	Limit  int
 	Window int // 0 or less: 1000
+	All    bool
+}
+
+// direct is the condition a direct list puts on its rows (of alias, ""
+// for none): held now, unless w.All.
+func (w ListWindow) direct(s Scope, alias string) string {
+	if w.All {
+		return "1 = 1"
+	}
+	return s.held(alias)
 }
 
 func (w ListWindow) size(sent int) int {
@@ -82,14 +97,14 @@ func EachRole(ctx context.Context, db bun.IDB, s Scope, w ListWindow, fn func([]
 // eachUserRole calls fn with the roles the user is a member of, window by
 // window, sorted.
 func eachUserRole(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
-	return eachPlain(ctx, db, w, "role", "rolegate_memberships WHERE ns = ? AND user_name IN (?)",
+	return eachPlain(ctx, db, w, "role", "rolegate_memberships WHERE ns = ? AND user_name IN (?) AND "+w.direct(s, ""),
 		[]any{s.NS, bun.List(s.userForms(user))}, fn)
 }
 
 // eachWhichRoleCan calls fn with the roles that hold the permission,
 // granted or inherited, window by window, sorted.
 func eachWhichRoleCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
-	return eachPlain(ctx, db, w, "role", "(WITH "+descendantsCTE+" SELECT role FROM d) x WHERE 1 = 1",
+	return eachPlain(ctx, db, w, "role", "(WITH "+s.descendantsCTE()+" SELECT role FROM d) x WHERE 1 = 1",
 		[]any{s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
@@ -99,7 +114,7 @@ func eachRolePermission(ctx context.Context, db bun.IDB, s Scope, role string, w
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
-	return eachStored(ctx, db, s.Permissions, w, "name", "rolegate_permissions WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
+	return eachStored(ctx, db, s.Permissions, w, "name", "rolegate_permissions WHERE ns = ? AND role = ? AND "+w.direct(s, ""), []any{s.NS, role}, fn)
 }
 
 // eachRoleMember calls fn with a role's members, window by window, sorted;
@@ -108,7 +123,7 @@ func eachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w Lis
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return err
 	}
-	return eachStored(ctx, db, s.Users, w, "user_name", "rolegate_memberships WHERE ns = ? AND role = ?", []any{s.NS, role}, fn)
+	return eachStored(ctx, db, s.Users, w, "user_name", "rolegate_memberships WHERE ns = ? AND role = ? AND "+w.direct(s, ""), []any{s.NS, role}, fn)
 }
 
 // eachWhichUserCan calls fn with the users that hold the permission through
@@ -116,7 +131,7 @@ func eachRoleMember(ctx context.Context, db bun.IDB, s Scope, role string, w Lis
 // by window, sorted.
 func eachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w ListWindow, fn func([]string) error) error {
 	return eachStored(ctx, db, s.Users, w, "m.user_name", `rolegate_memberships m
-		WHERE m.ns = ? AND m.role IN (WITH `+descendantsCTE+` SELECT role FROM d)`,
+		WHERE m.ns = ? AND m.role IN (WITH `+s.descendantsCTE()+` SELECT role FROM d) AND `+s.held("m"),
 		[]any{s.NS, s.NS, bun.List(s.permForms(name)), s.NS}, fn)
 }
 
@@ -125,8 +140,8 @@ func eachWhichUserCan(ctx context.Context, db bun.IDB, s Scope, name string, w L
 func eachUserPermission(ctx context.Context, db bun.IDB, s Scope, user string, w ListWindow, fn func([]string) error) error {
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (WITH m(role) AS (
-			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)),
-			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r)`,
+			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?) AND `+s.held("")+`),
+			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r) AND `+s.held("p"),
 		[]any{s.NS, s.NS, bun.List(s.userForms(user)), s.NS}, fn)
 }
 

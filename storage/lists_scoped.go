@@ -32,7 +32,7 @@ func eachRoleEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role 
 	}
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (SELECT CAST(? AS TEXT)
-			UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?)`,
+			UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?) AND `+s.held("p"),
 		[]any{s.NS, role, s.NS, role}, fn)
 }
 
@@ -43,9 +43,9 @@ func eachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user 
 	forms := bun.List(s.userForms(user))
 	return eachStored(ctx, db, s.Permissions, w, "p.name", `rolegate_permissions p
 		WHERE p.ns = ? AND p.role IN (WITH m(role) AS (
-			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
-			UNION SELECT role FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)),
-			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r)`,
+			SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?) AND `+s.held("")+`
+			UNION SELECT role FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?) AND `+s.held("")+`),
+			`+fmt.Sprintf(ancestorsCTE, "SELECT role FROM m")+` SELECT role FROM r) AND `+s.held("p"),
 		[]any{s.NS, s.NS, forms, s.NS, scope, forms, s.NS}, fn)
 }
 
@@ -58,8 +58,8 @@ func eachUserPermissionIn(ctx context.Context, db bun.IDB, s Scope, scope, user 
 func eachUserRoleIn(ctx context.Context, db bun.IDB, s Scope, scope, user string, w ListWindow, fn func([]Member) error) error {
 	forms := bun.List(s.userForms(user))
 	return eachMember(ctx, db, s, w, false, false,
-		`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
-		UNION SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)`,
+		`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?) AND `+w.direct(s, "")+`
+		UNION SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?) AND `+w.direct(s, ""),
 		[]any{s.NS, forms, s.NS, scope, forms}, fn)
 }
 
@@ -72,8 +72,8 @@ func eachRoleMemberIn(ctx context.Context, db bun.IDB, s Scope, scope, role stri
 		return err
 	}
 	return eachMember(ctx, db, s, w, true, false,
-		`SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role = ?
-		UNION SELECT user_name, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ?`,
+		`SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role = ? AND `+w.direct(s, "")+`
+		UNION SELECT user_name, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND `+w.direct(s, ""),
 		[]any{s.NS, role, s.NS, scope, role}, fn)
 }
 
@@ -81,10 +81,10 @@ func eachRoleMemberIn(ctx context.Context, db bun.IDB, s Scope, scope, role stri
 // scope, one entry per user (Scope empty when a global membership grants
 // it), window by window, sorted.
 func eachWhichUserCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string, w ListWindow, fn func([]Member) error) error {
-	return eachMember(ctx, db, s, w, true, true, "WITH "+descendantsCTE+`
-		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
+	return eachMember(ctx, db, s, w, true, true, "WITH "+s.descendantsCTE()+`
+		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d) AND `+s.held("")+`
 		UNION SELECT user_name, scope FROM rolegate_scoped_memberships
-			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d)`,
+			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d) AND `+s.held(""),
 		[]any{s.NS, bun.List(s.permForms(name)), s.NS, s.NS, s.NS, scope}, fn)
 }
 

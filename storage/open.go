@@ -44,7 +44,7 @@ type Config struct {
 func Open(ctx context.Context, cfg Config) (*bun.DB, error) {
 	kind, target, err := resolve(cfg)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("storage: %w", err)
 	}
 	var db *bun.DB
 	switch kind {
@@ -92,12 +92,43 @@ func isSQLiteBusy(err error) bool {
 	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
 }
 
-// resolve turns the config into a dialect and a driver target.
+// Problems reports every way the config fails to name a database, without
+// opening anything: an unknown type (even when a URL overrides it), a URL
+// that does not parse, has an unsupported scheme or names no SQLite file,
+// PostgreSQL without a URL. A host's configuration check lists them with
+// its other problems; Open refuses the first.
+func (c Config) Problems() []error {
+	var errs []error
+	if !knownType(c.Type) {
+		errs = append(errs, unknownType(c.Type))
+	}
+	if _, _, err := resolve(c); err != nil && (knownType(c.Type) || c.URL != "") {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// knownType says whether t names a database type: sqlite (also sqlite3),
+// postgresql (also postgres), in any letter case, or empty for SQLite.
+func knownType(t string) bool {
+	switch strings.ToLower(t) {
+	case "", TypeSQLite, "sqlite3", TypePostgreSQL, "postgres":
+		return true
+	}
+	return false
+}
+
+func unknownType(t string) error {
+	return fmt.Errorf("AUTH_DATABASE_TYPE=%q is unknown (use sqlite or postgresql)", t)
+}
+
+// resolve turns the config into a dialect and a driver target. Its errors
+// name the setting at fault, with no package prefix (Open adds one).
 func resolve(cfg Config) (kind, target string, err error) {
 	if cfg.URL != "" {
 		u, err := url.Parse(cfg.URL)
 		if err != nil {
-			return "", "", errors.New("storage: AUTH_DATABASE_URL is not a valid URL")
+			return "", "", errors.New("AUTH_DATABASE_URL is not a valid URL")
 		}
 		switch strings.ToLower(u.Scheme) {
 		case "postgres", "postgresql":
@@ -115,11 +146,11 @@ func resolve(cfg Config) (kind, target string, err error) {
 			}
 			p, err := url.PathUnescape(p)
 			if err != nil || p == "" {
-				return "", "", errors.New("storage: AUTH_DATABASE_URL does not name a SQLite file")
+				return "", "", errors.New("AUTH_DATABASE_URL does not name a SQLite file")
 			}
 			return TypeSQLite, p, nil
 		default:
-			return "", "", fmt.Errorf("storage: AUTH_DATABASE_URL has unsupported scheme %q (use postgres://, sqlite:// or file:)", u.Scheme)
+			return "", "", fmt.Errorf("AUTH_DATABASE_URL has unsupported scheme %q (use postgres://, sqlite:// or file:)", u.Scheme)
 		}
 	}
 	switch strings.ToLower(cfg.Type) {
@@ -131,11 +162,14 @@ func resolve(cfg Config) (kind, target string, err error) {
 		return TypeSQLite, p, nil
 	case TypePostgreSQL, "postgres":
 		if cfg.PostgreSQLURL == "" {
-			return "", "", errors.New("storage: AUTH_DATABASE_TYPE is postgresql but neither AUTH_POSTGRESQL_URL nor AUTH_DATABASE_URL is set")
+			return "", "", errors.New("AUTH_DATABASE_TYPE is postgresql but neither AUTH_POSTGRESQL_URL nor AUTH_DATABASE_URL is set")
+		}
+		if _, err := url.Parse(cfg.PostgreSQLURL); err != nil {
+			return "", "", errors.New("AUTH_POSTGRESQL_URL is not a valid URL")
 		}
 		return TypePostgreSQL, cfg.PostgreSQLURL, nil
 	default:
-		return "", "", fmt.Errorf("storage: unknown AUTH_DATABASE_TYPE %q (use sqlite or postgresql)", cfg.Type)
+		return "", "", unknownType(cfg.Type)
 	}
 }
 

@@ -97,7 +97,7 @@ func roleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role str
 		return nil, err
 	}
 	return names(ctx, db, s.Permissions, `SELECT name FROM rolegate_permissions WHERE ns = ? AND role IN (
-		SELECT CAST(? AS TEXT) UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?)`,
+		SELECT CAST(? AS TEXT) UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?) AND `+s.held(""),
 		s.NS, role, s.NS, role)
 }
 
@@ -105,7 +105,7 @@ func roleEffectivePermissions(ctx context.Context, db bun.IDB, s Scope, role str
 // own or inherited.
 func hasEffectivePermission(ctx context.Context, db bun.IDB, s Scope, role, name string) (bool, error) {
 	return exists(ctx, db, `SELECT 1 FROM rolegate_permissions WHERE ns = ? AND name IN (?) AND role IN (
-		SELECT CAST(? AS TEXT) UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?) LIMIT 1`,
+		SELECT CAST(? AS TEXT) UNION ALL SELECT ancestor FROM rolegate_role_ancestors WHERE ns = ? AND role = ?) AND `+s.held("")+` LIMIT 1`,
 		s.NS, bun.List(s.permForms(name)), role, s.NS, role)
 }
 
@@ -129,10 +129,10 @@ func EdgesFrom(ctx context.Context, db bun.IDB, s Scope, roles []string) ([]Edge
 }
 
 // rolesGranting lists the roles granted the permission directly (not
-// through inheritance).
+// through inheritance) by a grant held now.
 func rolesGranting(ctx context.Context, db bun.IDB, s Scope, name string) ([]string, error) {
 	var roles []string
-	err := db.NewRaw("SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?)",
+	err := db.NewRaw("SELECT role FROM rolegate_permissions WHERE ns = ? AND name IN (?) AND "+s.held(""),
 		s.NS, bun.List(s.permForms(name))).Scan(ctx, &roles)
 	if err != nil {
 		return nil, Classify(err)

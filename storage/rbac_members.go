@@ -8,17 +8,12 @@ import (
 )
 
 // AddMembership makes the user a member of the role: globally when scope
-// is "", else in that scope only. ErrRoleNotFound when the role does not
-// exist; created is false when it already was.
+// is "", else in that scope only; without time bounds (a membership that
+// exists loses its own, see PutMembership). ErrRoleNotFound when the role
+// does not exist; created is false when it already was.
 func AddMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (created bool, err error) {
-	if scope == "" {
-		return insertForRole(ctx, db, s, role,
-			"INSERT INTO rolegate_memberships (ns, user_name, role) SELECT ?, ?, ? WHERE "+roleGuard+" ON CONFLICT (ns, user_name, role) DO NOTHING",
-			s.NS, s.storedUser(user), role, s.NS, role)
-	}
-	return insertForRole(ctx, db, s, role,
-		"INSERT INTO rolegate_scoped_memberships (ns, scope, user_name, role) SELECT ?, ?, ?, ? WHERE "+roleGuard+" ON CONFLICT (ns, user_name, scope, role) DO NOTHING",
-		s.NS, scope, s.storedUser(user), role, s.NS, role)
+	p, err := PutMembership(ctx, db, s, scope, user, role, TimeBounds{})
+	return p.Created, err
 }
 
 // DeleteMembership removes the user's membership of the role: the global
@@ -37,22 +32,22 @@ func DeleteMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, rol
 }
 
 // HasMembership reports whether the user is a member of the role globally
-// or, when scope is not "", in scope.
+// or, when scope is not "", in scope, by a membership held now.
 func HasMembership(ctx context.Context, db bun.IDB, s Scope, scope, user, role string) (bool, error) {
 	forms := bun.List(s.userForms(user))
 	if scope == "" {
-		return exists(ctx, db, "SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?)",
+		return exists(ctx, db, "SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?) AND "+s.held(""),
 			s.NS, role, forms)
 	}
-	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?))
-		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?))`,
+	return exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND role = ? AND user_name IN (?) AND `+s.held("")+`)
+		OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND user_name IN (?) AND `+s.held("")+`)`,
 		s.NS, role, forms, s.NS, scope, role, forms)
 }
 
-// userRoles lists the roles the user is a member of.
+// userRoles lists the roles the user is a member of now.
 func userRoles(ctx context.Context, db bun.IDB, s Scope, user string) ([]string, error) {
 	var roles []string
-	err := db.NewRaw("SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)",
+	err := db.NewRaw("SELECT role FROM rolegate_memberships WHERE ns = ? AND user_name IN (?) AND "+s.held(""),
 		s.NS, bun.List(s.userForms(user))).Scan(ctx, &roles)
 	if err != nil {
 		return nil, Classify(err)
@@ -60,11 +55,11 @@ func userRoles(ctx context.Context, db bun.IDB, s Scope, user string) ([]string,
 	return sortedUnique(roles), nil
 }
 
-// roleMembers lists a role's members; ErrRoleNotFound when the role does
-// not exist.
+// roleMembers lists a role's members now; ErrRoleNotFound when the role
+// does not exist.
 func roleMembers(ctx context.Context, db bun.IDB, s Scope, role string) ([]string, error) {
 	if err := requireRole(ctx, db, s, role); err != nil {
 		return nil, err
 	}
-	return names(ctx, db, s.Users, "SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role = ?", s.NS, role)
+	return names(ctx, db, s.Users, "SELECT user_name FROM rolegate_memberships WHERE ns = ? AND role = ? AND "+s.held(""), s.NS, role)
 }

@@ -105,33 +105,6 @@ func requireRole(ctx context.Context, db bun.IDB, s Scope, role string) error {
 // insert that needs the role selects its values WHERE roleGuard.
 const roleGuard = "EXISTS (SELECT 1 FROM rolegate_roles WHERE ns = ? AND name = ?)"
 
-// insertForRole runs insert, an INSERT ... SELECT <values> WHERE roleGuard
-// ON CONFLICT DO NOTHING (args hold the role's namespace and name last),
-// and reports whether it added its row; ErrRoleNotFound when the role does
-// not exist. The existence check is part of the insert: on PostgreSQL one
-// statement says both; on SQLite, which has no INSERT in WITH, an insert
-// that added nothing asks once more whether the role exists.
-func insertForRole(ctx context.Context, db bun.IDB, s Scope, role, insert string, args ...any) (created bool, err error) {
-	if IsPostgres(db) {
-		var n int
-		var found bool
-		err := db.NewRaw("WITH ins AS ("+insert+" RETURNING 1) SELECT (SELECT count(*) FROM ins), "+roleGuard,
-			append(args, s.NS, role)...).Scan(ctx, &n, &found)
-		switch {
-		case err != nil:
-			return affected(nil, err)
-		case !found:
-			return false, ErrRoleNotFound
-		}
-		return n > 0, nil
-	}
-	created, err = affected(db.NewRaw(insert, args...).Exec(ctx))
-	if err != nil || created {
-		return created, err
-	}
-	return false, requireRole(ctx, db, s, role)
-}
-
 func affected(res sql.Result, err error) (bool, error) {
 	if err != nil {
 		if isForeignKeyViolation(err) {

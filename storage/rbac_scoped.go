@@ -25,8 +25,8 @@ type Member struct {
 func userRolesIn(ctx context.Context, db bun.IDB, s Scope, scope, user string) ([]Member, error) {
 	var rows []memberRow
 	forms := bun.List(s.userForms(user))
-	err := db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
-		UNION ALL SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?)`,
+	err := db.NewRaw(`SELECT role AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND user_name IN (?) AND `+s.held("")+`
+		UNION ALL SELECT role, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND user_name IN (?) AND `+s.held(""),
 		s.NS, forms, s.NS, scope, forms).Scan(ctx, &rows)
 	if err != nil {
 		return nil, Classify(err)
@@ -41,8 +41,8 @@ func roleMembersIn(ctx context.Context, db bun.IDB, s Scope, scope, role string)
 		return nil, err
 	}
 	var rows []memberRow
-	err := db.NewRaw(`SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role = ?
-		UNION ALL SELECT user_name, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ?`,
+	err := db.NewRaw(`SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role = ? AND `+s.held("")+`
+		UNION ALL SELECT user_name, scope FROM rolegate_scoped_memberships WHERE ns = ? AND scope = ? AND role = ? AND `+s.held(""),
 		s.NS, role, s.NS, scope, role).Scan(ctx, &rows)
 	if err != nil {
 		return nil, Classify(err)
@@ -55,10 +55,10 @@ func roleMembersIn(ctx context.Context, db bun.IDB, s Scope, scope, role string)
 // membership in scope (Scope set).
 func whichUsersCanIn(ctx context.Context, db bun.IDB, s Scope, scope, name string) ([]Member, error) {
 	var rows []memberRow
-	err := db.NewRaw("WITH RECURSIVE "+descendantsCTE+`
-		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d)
+	err := db.NewRaw("WITH RECURSIVE "+s.descendantsCTE()+`
+		SELECT user_name AS name, '' AS scope FROM rolegate_memberships WHERE ns = ? AND role IN (SELECT role FROM d) AND `+s.held("")+`
 		UNION ALL SELECT user_name, scope FROM rolegate_scoped_memberships
-			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d)`,
+			WHERE ns = ? AND scope = ? AND role IN (SELECT role FROM d) AND `+s.held(""),
 		s.NS, bun.List(s.permForms(name)), s.NS, s.NS, s.NS, scope).Scan(ctx, &rows)
 	if err != nil {
 		return nil, Classify(err)

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"slices"
+	"time"
 
 	"github.com/rolegate/rolegate/storage/cipher"
 )
@@ -48,6 +49,9 @@ type Scope struct {
 	// (ErrShapeLimit) what would pass either. 0 means the default (32 and
 	// 256).
 	MaxInheritanceDepth, MaxRoleAncestors int
+	// Now is the time at which reads count time-bounded memberships and
+	// grants (see Bounds); nil is the system clock.
+	Now func() time.Time
 }
 
 // encrypted reports whether names are stored encrypted.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -305,4 +306,38 @@ func TestChangeLog(t *testing.T) {
 			check("me", 1, 3, nil, false, false)
 		}
 	})
+}
+
+// Problems names every way a config fails to name a database, and
+// nothing for one that does; the type's spellings are those of the URL
+// schemes.
+func TestConfigProblems(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  storage.Config
+		want []string
+	}{
+		{storage.Config{}, nil},
+		{storage.Config{Type: "SQLite3", SQLitePath: "/tmp/x.db"}, nil},
+		{storage.Config{Type: "postgres", PostgreSQLURL: "postgres://u@h/db"}, nil},
+		{storage.Config{Type: "postgresql", URL: "sqlite:///tmp/x.db"}, nil},
+		{storage.Config{Type: "postgresql"}, []string{"AUTH_POSTGRESQL_URL"}},
+		{storage.Config{Type: "postgres"}, []string{"AUTH_POSTGRESQL_URL"}},
+		{storage.Config{Type: "oracle"}, []string{"AUTH_DATABASE_TYPE"}},
+		{storage.Config{Type: "oracle", URL: "mysql://u@h/db"}, []string{"AUTH_DATABASE_TYPE", "AUTH_DATABASE_URL"}},
+		{storage.Config{URL: "sqlite://"}, []string{"AUTH_DATABASE_URL"}},
+	} {
+		errs := tc.cfg.Problems()
+		if len(errs) != len(tc.want) {
+			t.Errorf("%+v: %v, want %d problems", tc.cfg, errs, len(tc.want))
+			continue
+		}
+		for i, err := range errs {
+			if !strings.Contains(err.Error(), tc.want[i]) || strings.HasPrefix(err.Error(), "storage:") {
+				t.Errorf("%+v: %q, want one naming %s with no package prefix", tc.cfg, err, tc.want[i])
+			}
+		}
+		if kind, _, err := storage.Resolve(tc.cfg); len(tc.want) == 0 && (err != nil || kind == "") {
+			t.Errorf("%+v: resolves to %q, %v", tc.cfg, kind, err)
+		}
+	}
 }

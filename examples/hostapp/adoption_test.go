@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -19,7 +20,9 @@ import (
 // this checkout (a replace directive), run it,
 // grant a user through the REST API it mounts, and call its guarded
 // route. A granted user gets 200; a refused one gets the app's own error
-// body, with rolegate's status.
+// body, with rolegate's status; a request naming the user twice has no
+// user (the resolver refuses repeated headers). A second copy started on
+// the port the first holds exits with a non-zero status, saying why.
 func TestReadmeAdoption(t *testing.T) {
 	src := readmeAdoptionMain(t)
 	root, err := filepath.Abs("../..")
@@ -91,6 +94,28 @@ func TestReadmeAdoption(t *testing.T) {
 	if code, body := call(t, http.MethodGet, base+"/notes"); code != 401 || body != `{"errors":{"auth":"authentication required"}}` {
 		t.Errorf("no user: %d %s, want 401 in the app's own shape", code, body)
 	}
+	if code, body := callHeaders(t, http.MethodGet, base+"/notes", http.Header{"X-User": {"sara", "jack"}}); code != 401 {
+		t.Errorf("X-User twice: %d %s, want 401 (the first of two headers is no user)", code, body)
+	}
+
+	// The port is taken: a second copy must fail, not exit 0.
+	second := exec.Command(filepath.Join(dir, "adopter"))
+	second.Dir = dir
+	second.Env = append(app.Env[:len(app.Env):len(app.Env)], "AUTH_SQLITE_PATH="+filepath.Join(dir, "second.sqlite3"))
+	done := make(chan struct{})
+	var out []byte
+	var runErr error
+	go func() { out, runErr = second.CombinedOutput(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		second.Process.Kill()
+		t.Fatal("a second copy on a taken port still runs after 60 s")
+	}
+	var exit *exec.ExitError
+	if !errors.As(runErr, &exit) || exit.ExitCode() == 0 || !strings.Contains(string(out), "address already in use") {
+		t.Errorf("a second copy on a taken port: %v, want a non-zero exit naming the address in use:\n%s", runErr, out)
+	}
 	if !strings.Contains(logs.String(), "rolegate opened") {
 		t.Errorf("no startup line in the app's log:\n%s", logs.String())
 	}
@@ -117,13 +142,20 @@ func readmeAdoptionMain(t *testing.T) string {
 
 func call(t *testing.T, method, url string, header ...string) (int, string) {
 	t.Helper()
+	h := http.Header{}
+	for i := 0; i+1 < len(header); i += 2 {
+		h.Set(header[i], header[i+1])
+	}
+	return callHeaders(t, method, url, h)
+}
+
+func callHeaders(t *testing.T, method, url string, h http.Header) (int, string) {
+	t.Helper()
 	req, err := http.NewRequest(method, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
+	req.Header = h
 	client := &http.Client{Timeout: 10 * time.Second}
 	resp, err := client.Do(req)
 	if err != nil {

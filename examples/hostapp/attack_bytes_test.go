@@ -36,7 +36,7 @@ func fillWide(t *testing.T, app *openApp, key string, want int) (stored int, ref
 		}
 		code, b, _ := app.do(t, http.MethodPost, "/api/batch", key, batchBody(ops))
 		switch code {
-		case http.StatusOK:
+		case http.StatusCreated:
 			stored += len(ops)
 		case http.StatusInsufficientStorage:
 			return stored, b

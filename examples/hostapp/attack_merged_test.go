@@ -110,7 +110,7 @@ func TestOpenModeAttackMergedSetsMemory(t *testing.T) {
 				liveBefore, rssBefore := app.liveHeap(t), app.rss()
 				key := uuid.NewString()
 				start := time.Now()
-				app.must(t, http.MethodPost, "/api/batch", key, body, http.StatusOK)
+				app.must(t, http.MethodPost, "/api/batch", key, body, http.StatusCreated)
 				wrote := time.Since(start)
 				start = time.Now()
 				var wrong atomic.Int32

@@ -69,7 +69,7 @@ func TestOpenModeAttackFanOutMemory(t *testing.T) {
 		liveBefore, rssBefore := app.liveHeap(t), app.rss()
 		firstGC := app.logs.lastGC()
 		start := time.Now()
-		app.must(t, http.MethodPost, "/api/batch", key, body, http.StatusOK)
+		app.must(t, http.MethodPost, "/api/batch", key, body, http.StatusCreated)
 		wrote := time.Since(start)
 		start = time.Now()
 		if result(t, app.must(t, http.MethodGet, "/api/has_permission/fan/nope", key, nil, http.StatusOK)) {
@@ -140,7 +140,7 @@ func TestOpenModeAttackDepth(t *testing.T) {
 		app := startOpen(t, bin, target)
 		stranger, victim := uuid.NewString(), uuid.NewString()
 		app.must(t, http.MethodPost, "/api/role/r", victim, nil, http.StatusCreated)
-		app.must(t, http.MethodPost, "/api/batch", stranger, batchBody(chainOps(depth, users)), http.StatusOK)
+		app.must(t, http.MethodPost, "/api/batch", stranger, batchBody(chainOps(depth, users)), http.StatusCreated)
 
 		// One link more: d32 inheriting d33 would make d0 33 deep.
 		code, b, _ := app.do(t, http.MethodPost, "/api/batch", stranger, batchBody([]string{

@@ -55,7 +55,7 @@ func TestHostappForwardedHeaderSpoof(t *testing.T) {
 
 // Slow or idle clients cannot hold a connection for ever.
 func TestHostappServerTimeouts(t *testing.T) {
-	s := newServer(http.NotFoundHandler())
+	s := newServer(http.NotFoundHandler(), defaultIdleTimeout)
 	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.WriteTimeout <= 0 || s.IdleTimeout <= 0 {
 		t.Fatalf("timeouts: header %v, read %v, write %v, idle %v; want all set",
 			s.ReadHeaderTimeout, s.ReadTimeout, s.WriteTimeout, s.IdleTimeout)

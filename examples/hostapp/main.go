@@ -10,6 +10,14 @@
 //	go run ./examples/hostapp -new-client-key   # print a fresh client key
 //	go run ./examples/hostapp -open             # open mode: the REST API for any UUID v4 key, bounded
 //	go run ./examples/hostapp -user-header X-User -admin-users  # the app's users on the admin plane
+//	go run ./examples/hostapp -max-conns 1024 -idle-timeout 15s
+//
+// It prints what to do next (the key's export line, a curl line, the
+// console's URL). It keeps at most -max-conns connections open (2048, and
+// no more than the open-file limit leaves room for): at the cap it closes
+// the connection idle the longest rather than leave a new client waiting
+// (see conns.go); keep-alive connections wait -idle-timeout (30 s) for
+// their next request.
 //
 // With -open the host app serves rolegate's REST admin API in open mode,
 // the shape of the original RBAC service: any UUID v4 key is a namespace
@@ -52,18 +60,27 @@ func main() {
 	userHeader := flag.String("user-header", "", "trust this request header as the user name (for apps behind an authenticating proxy, and for trying rolegate without a login provider)")
 	adminUsers := flag.Bool("admin-users", false, "let the app's own users (from -user-header or a login session) use the admin API and console by rolegate.admin, rolegate.read and rolegate.members held in the app's namespace (AUTH_ADMIN_USERS=true does the same)")
 	open := flag.Bool("open", false, "serve the REST admin API in open mode (any UUID v4 key is a namespace, bounded); needs AUTH_CLIENT_KEY and AUTH_CLIENT_KEYS unset, and leaves out the app's own guarded routes")
+	var lim limits
+	flag.IntVar(&lim.maxConns, "max-conns", defaultMaxConns, "most connections open at once (each holds a file descriptor and about 19 KB); at the cap the one idle the longest is closed to make room; 0: no cap")
+	flag.DurationVar(&lim.idleTimeout, "idle-timeout", defaultIdleTimeout, "how long a keep-alive connection may wait for its next request")
 	flag.Parse()
 	if *newKey {
 		fmt.Println(uuid.NewString())
 		return
 	}
-	if err := run(*userHeader, *adminUsers, *open); err != nil {
+	if err := run(*userHeader, *adminUsers, *open, lim); err != nil {
 		fmt.Fprintln(os.Stderr, "hostapp:", err)
 		os.Exit(1)
 	}
 }
 
-func run(userHeader string, adminUsers, open bool) error {
+// limits are the server's own bounds, from flags.
+type limits struct {
+	maxConns    int
+	idleTimeout time.Duration
+}
+
+func run(userHeader string, adminUsers, open bool, lim limits) error {
 	host, herr := settingsFromEnv()
 	cfg, err := authz.ConfigFromEnv()
 	if err = errors.Join(herr, err); err != nil {
@@ -100,6 +117,7 @@ func run(userHeader string, adminUsers, open bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	keyFile := ""
 	if !open && cfg.ClientKey == "" {
 		// The guards check under this key; without it they cannot work
 		// (registering one panics with authz.ErrNoClientKey).
@@ -107,7 +125,7 @@ func run(userHeader string, adminUsers, open bool) error {
 		if err != nil {
 			return err
 		}
-		cfg.ClientKey = key
+		cfg.ClientKey, keyFile = key, path
 		log.Warn("AUTH_CLIENT_KEY is not set: using the example's key kept in a file (export AUTH_CLIENT_KEY=$(cat FILE) to use it with curl; set AUTH_CLIENT_KEY in a real deployment)", "file", path)
 	}
 	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -126,19 +144,23 @@ func run(userHeader string, adminUsers, open bool) error {
 		return err
 	}
 	addr := net.JoinHostPort(host.host, strconv.Itoa(host.port))
-	ln, err := net.Listen("tcp", addr)
+	tcp, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := newServer(engine)
-	log.Info("hostapp listening", "addr", "http://"+ln.Addr().String())
+	ln := limitConns(tcp, connCapFor(lim.maxConns, log), log)
+	srv := newServer(engine, lim.idleTimeout)
+	srv.ConnState = ln.track
+	base := "http://" + ln.Addr().String()
+	log.Info("hostapp listening", "addr", base, "max_conns", ln.max, "idle_timeout", lim.idleTimeout)
 	if az.ConsoleEnabled() {
 		with := "an admin key (AUTH_CLIENT_KEY or AUTH_CLIENT_KEYS)"
 		if cfg.AdminUsers {
 			with += ", or the app's own session of a user holding rolegate.admin, rolegate.read or rolegate.members"
 		}
-		log.Info("admin console", "url", "http://"+ln.Addr().String()+"/console/", "sign_in_with", with)
+		log.Info("admin console", "url", base+"/console/", "sign_in_with", with)
 	}
+	printNextSteps(os.Stdout, base, keyFile, userHeader, open, az.ConsoleEnabled())
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -170,15 +192,19 @@ func logOpenMode(log *slog.Logger, cfg authz.Config) {
 // reads the answer slowly, or holds an idle connection open cannot keep a
 // connection (and its goroutine and buffers) for ever. The body limit is
 // 64 KiB, so 30 s to read a request is generous; the write timeout leaves
-// room for a long list on a slow link.
+// room for a long list on a slow link. The idle timeout (-idle-timeout,
+// 30 s) is short: an idle connection costs a descriptor and memory, and a
+// client opens a new one in a round trip.
 const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 30 * time.Second
 	writeTimeout      = 60 * time.Second
-	idleTimeout       = 120 * time.Second
+
+	defaultIdleTimeout = 30 * time.Second
+	defaultMaxConns    = 2048 // some 60 MiB of idle connections at most
 )
 
-func newServer(h http.Handler) *http.Server {
+func newServer(h http.Handler, idleTimeout time.Duration) *http.Server {
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -186,4 +212,27 @@ func newServer(h http.Handler) *http.Server {
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
 	}
+}
+
+// fdReserve is what the process keeps of its open-file limit for other
+// than client connections: the database pool, the listener, logs.
+const fdReserve = 256
+
+// connCapFor is the connection cap: -max-conns, lowered to what the
+// open-file limit leaves, so that the cap, not a failing accept, is what
+// a flood of connections meets. Go raises the soft limit to the hard one
+// at start; a host that needs more raises the hard limit (ulimit -Hn,
+// systemd's LimitNOFILE=).
+func connCapFor(maxConns int, log *slog.Logger) int {
+	limit, ok := openFileLimit()
+	if !ok || maxConns <= 0 {
+		return maxConns
+	}
+	room := max(1, int(min(limit, 1<<30))-fdReserve)
+	if maxConns > room {
+		log.Warn("the open-file limit leaves room for fewer connections than -max-conns: capped at what it leaves",
+			"open_file_limit", limit, "max_conns", maxConns, "cap", room)
+		return room
+	}
+	return maxConns
 }

@@ -53,6 +53,12 @@ type openApp struct {
 // port and extra ("NAME=value"), and stops it at cleanup.
 func startOpen(t *testing.T, bin string, target storagetest.Target, extra ...string) *openApp {
 	t.Helper()
+	return startOpenArgs(t, bin, target, nil, extra...)
+}
+
+// startOpenArgs is startOpen with more flags for the app than -open.
+func startOpenArgs(t *testing.T, bin string, target storagetest.Target, args []string, extra ...string) *openApp {
+	t.Helper()
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "AUTH_") && !strings.HasPrefix(kv, "GODEBUG=") {
@@ -67,7 +73,7 @@ func startOpen(t *testing.T, bin string, target storagetest.Target, extra ...str
 		env = append(env, "AUTH_SQLITE_PATH="+target.Config.SQLitePath)
 	}
 	env = append(env, extra...)
-	app := exec.Command(bin, "-open")
+	app := exec.Command(bin, append([]string{"-open"}, args...)...)
 	app.Env = env
 	app.Dir = t.TempDir() // no stray .env
 	logs := &procLog{}

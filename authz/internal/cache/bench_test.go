@@ -40,7 +40,7 @@ func newBenchWorld(b *testing.B, users, roles int) *benchWorld {
 			}
 		}
 	}
-	w.c = New(s, NewBudget(10*users, 1<<40))
+	w.c = New(s, NewBudget(10*users, 1<<40), nil)
 	for len(w.checks) < 512 {
 		u, p := fmt.Sprintf("user-%d", rng.IntN(users)), fmt.Sprintf("perm-%d", rng.IntN(roles))
 		_, has := w.floor[u][p]

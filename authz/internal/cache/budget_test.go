@@ -15,10 +15,10 @@ func TestBudgetBoundsEveryCacheTogether(t *testing.T) {
 	s.member("keep", "editor", true)
 	const max = 500
 	b := NewBudget(max, 1<<40)
-	keeper := New(s, b)
+	keeper := New(s, b, nil)
 	var caches []*Cache
 	for i := range 200 {
-		c := New(s, b)
+		c := New(s, b, nil)
 		caches = append(caches, c)
 		for j := range 50 {
 			s.member(fmt.Sprintf("u%d-%d", i, j), "editor", j%2 == 0)
@@ -52,7 +52,7 @@ func TestBudgetBoundsEveryCacheTogether(t *testing.T) {
 func TestEvictedEntriesAreRebuilt(t *testing.T) {
 	s := newFakeStore()
 	s.grant("editor", "edit", true)
-	c := New(s, NewBudget(10, 1<<40))
+	c := New(s, NewBudget(10, 1<<40), nil)
 	for i := range 100 {
 		s.member(fmt.Sprintf("u%d", i), "editor", true)
 		allowedIs(t, c, fmt.Sprintf("u%d", i), "", "edit", true)
@@ -77,7 +77,7 @@ func TestIdenticalSetsAreHeldOnce(t *testing.T) {
 		s.member("fan", f, true)
 	}
 	b := NewBudget(1_000_000, 1<<40)
-	c := New(s, b)
+	c := New(s, b, nil)
 	allowedIs(t, c, "fan", "", "nope", false)
 	allowedIs(t, c, "fan", "", fmt.Sprintf("p%04d-%0120d", 7, 0), true)
 	if n := len(c.sets); n != 1 {
@@ -108,8 +108,8 @@ func TestByteBudgetTakesFromTheLargest(t *testing.T) {
 	s.member("keep", "editor", true)
 	const max = 2 << 20
 	b := NewBudget(1_000_000, max)
-	keeper := New(s, b)
-	hog := New(s, b)
+	keeper := New(s, b, nil)
+	hog := New(s, b, nil)
 	allowedIs(t, keeper, "keep", "", "edit", true)
 	for i := range 200 {
 		role := fmt.Sprintf("r%d", i)

@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // fresh returns an entry for user whose role sets were all live when
@@ -16,6 +17,9 @@ import (
 func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
 	since := c.roleEpoch.Load()
 	u, ok := c.users.Load(user)
+	if ok && passed(u.next, c.now()) {
+		ok = false // its boundary came, and the timer has not said so yet
+	}
 	if !ok {
 		epoch := c.userEpoch.Load()
 		var err error
@@ -23,7 +27,7 @@ func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
 			// A build that ended between our miss and taking the flight
 			// has published the entry: use it rather than read again. (An
 			// invalidation since would have removed it.)
-			if u, ok := c.users.Load(user); ok {
+			if u, ok := c.users.Load(user); ok && !passed(u.next, c.now()) {
 				return u, nil
 			}
 			return c.buildUser(ctx, user, epoch)
@@ -48,7 +52,7 @@ func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
 func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*userEntry, error) {
 	c.building.Add(1)
 	defer c.building.Add(-1)
-	global, byScope, err := c.load.UserRoles(ctx, user)
+	global, byScope, next, err := c.load.UserRoles(ctx, user, c.clock.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -77,9 +81,11 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 		}
 	}
 	u := newUserEntry(user, pick(global), scoped)
+	u.next = nanos(next)
 	u.used.Store(c.budget.clock.Load())
 	c.mu.Lock()
-	published := !c.closed && c.userEpoch.Load() == epoch
+	// Not once its boundary has come: it answers the check at hand only.
+	published := !c.closed && c.userEpoch.Load() == epoch && !passed(u.next, c.now())
 	if published {
 		entries, bytes := int64(1), u.bytes
 		if old, had := c.users.LoadAndStore(user, u); had {
@@ -87,6 +93,9 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 			entries, bytes = 0, u.bytes-old.bytes // replaced, not added
 		}
 		c.budget.count(c, entries, bytes)
+		if u.next != 0 {
+			c.scheduleLocked(boundary{at: u.next, u: u})
+		}
 	}
 	c.mu.Unlock()
 	if published {
@@ -134,6 +143,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 		}
 	}
 	n := newUserEntry(u.name, refreshed(u.global), scoped)
+	n.next = u.next
 	n.used.Store(u.used.Load())
 	replaced := false
 	c.mu.Lock()
@@ -150,6 +160,9 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 		})
 		if replaced {
 			c.budget.count(c, 0, n.bytes-u.bytes)
+			if n.next != 0 {
+				c.scheduleLocked(boundary{at: n.next, u: n})
+			}
 		}
 	}
 	c.mu.Unlock()
@@ -168,12 +181,13 @@ func (c *Cache) roleEntries(ctx context.Context, names []string) (map[string]*ro
 	got := make(map[string]*roleEntry, len(names))
 	var missing []string
 	asked := make(map[string]bool, len(names))
+	now := c.now()
 	for _, name := range names {
 		if asked[name] {
 			continue
 		}
 		asked[name] = true
-		if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
+		if r, ok := c.roles.Load(name); ok && !r.dead.Load() && !passed(r.next, now) {
 			got[name] = r
 			continue
 		}
@@ -210,9 +224,10 @@ func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([
 	out := make([]*roleEntry, len(names))
 	at := make(map[string]int, len(names))
 	var read []string
+	now := c.clock.Now()
 	for i, name := range names {
 		// As for users: a build that ended since our miss.
-		if r, ok := c.roles.Load(name); ok && !r.dead.Load() {
+		if r, ok := c.roles.Load(name); ok && !r.dead.Load() && !passed(r.next, now.UnixNano()) {
 			out[i] = r
 			continue
 		}
@@ -223,7 +238,7 @@ func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([
 		return out, nil
 	}
 	memo := setMemo{}
-	err := c.load.RoleGrants(ctx, read, func(name string, sources []string, grants [][]string) error {
+	err := c.load.RoleGrants(ctx, read, now, func(name string, sources []string, grants [][]string, next time.Time) error {
 		i, ok := at[name]
 		if !ok || out[i] != nil {
 			return fmt.Errorf("cache: the store answered for role %q, not asked for or answered twice", name)
@@ -231,7 +246,7 @@ func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([
 		if len(grants) != len(sources) {
 			return fmt.Errorf("cache: the store answered %d grant lists for the %d sources of role %q", len(grants), len(sources), name)
 		}
-		out[i] = c.publishRole(name, epoch, sources, grants, memo)
+		out[i] = c.publishRole(name, epoch, sources, grants, nanos(next), memo)
 		return nil
 	})
 	if err != nil {
@@ -249,15 +264,16 @@ func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([
 // read, and publishes it unless a role invalidation happened since epoch
 // was read. An entry not published is born dead: whoever holds it uses it
 // for the check at hand only.
-func (c *Cache) publishRole(name string, epoch uint64, sources []string, grants [][]string, memo setMemo) *roleEntry {
-	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), shard: shardOf(name)}
+func (c *Cache) publishRole(name string, epoch uint64, sources []string, grants [][]string, next int64, memo setMemo) *roleEntry {
+	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), shard: shardOf(name), next: next}
 	for _, s := range sources {
 		r.bytes += sourceBytes + int64(len(s))
 	}
 	r.parts = c.roleParts(grants, memo)
 	r.bytes += refBytes * int64(len(r.parts))
 	c.mu.Lock()
-	published := !c.closed && c.roleEpoch.Load() == epoch
+	// Not once its boundary has come: it answers the check at hand only.
+	published := !c.closed && c.roleEpoch.Load() == epoch && !passed(next, c.now())
 	if published {
 		entries, bytes := int64(1), r.bytes
 		for i, p := range r.parts {
@@ -275,6 +291,9 @@ func (c *Cache) publishRole(name string, epoch uint64, sources []string, grants 
 			if s != name {
 				c.dependents[s] = append(c.dependents[s], r)
 			}
+		}
+		if next != 0 {
+			c.scheduleLocked(boundary{at: next, r: r})
 		}
 	} else {
 		// Some invalidation moved the epoch past the one this build read

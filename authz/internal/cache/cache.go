@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/puzpuzpuz/xsync/v3"
+
+	"github.com/rolegate/rolegate/authz/internal/clock"
 )
 
 // Cache is the decision cache of one client. Its methods are safe for
@@ -15,6 +17,7 @@ import (
 type Cache struct {
 	load   Loader
 	budget *Budget
+	clock  clock.Clock
 	users  *xsync.MapOf[string, *userEntry]
 	roles  *xsync.MapOf[string, *roleEntry]
 
@@ -59,6 +62,12 @@ type Cache struct {
 	roleFlights flights[*roleEntry]
 	// building counts the builds reading the store now (see Building).
 	building atomic.Int32
+
+	// due are the boundaries of the entries held (see boundary.go), wake
+	// the timer set for the earliest, at wakeAt. Guarded by mu.
+	due    boundaries
+	wake   clock.Timer
+	wakeAt int64
 }
 
 // snapUser is a user's entry in the snapshot, with its perms (which never
@@ -101,6 +110,9 @@ type userEntry struct {
 	// shards are the kill shards of the entry's roles, each once; nil
 	// when there are more than maxUserShards (the stamp is then killsAll).
 	shards []uint8
+	// next is when a membership the entry was built from starts or ends
+	// (Unix nanoseconds; 0: none will): see boundary.go.
+	next int64
 }
 
 const noStamp = ^uint64(0)
@@ -184,6 +196,9 @@ type roleEntry struct {
 	bytes   int64    // the entry's own size in the budget, its sets apart
 	sources []string // roles the set was built from, name included
 	shard   uint8    // shardOf(name)
+	// next is when a grant the set was built from starts or ends (Unix
+	// nanoseconds; 0: none will): see boundary.go.
+	next int64
 	// dead: an invalidation reached this entry (or it was never
 	// published); users pointing at it must look the role up again.
 	dead atomic.Bool
@@ -220,11 +235,12 @@ func (u *userEntry) usableSince(since uint64) bool {
 func hashName(s string, seed uint64) uint64 { return maphash.String(setSeed, s) ^ seed }
 
 // New returns an empty cache reading through load, its entries counted in
-// budget.
-func New(load Loader, budget *Budget) *Cache {
+// budget, counting time bounds by clk (nil: the system clock).
+func New(load Loader, budget *Budget, clk clock.Clock) *Cache {
 	c := &Cache{
 		load:   load,
 		budget: budget,
+		clock:  clock.Or(clk),
 		users:  xsync.NewMapOfWithHasher[string, *userEntry](hashName),
 		roles:  xsync.NewMapOfWithHasher[string, *roleEntry](hashName),
 

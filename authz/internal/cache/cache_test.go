@@ -7,7 +7,7 @@ import (
 
 var bg = context.Background()
 
-func newTestCache(s *fakeStore) *Cache { return New(s, NewBudget(1_000_000, 1<<40)) }
+func newTestCache(s *fakeStore) *Cache { return New(s, NewBudget(1_000_000, 1<<40), nil) }
 
 func allowedIs(t *testing.T, c *Cache, user, scope, perm string, want bool) {
 	t.Helper()
@@ -220,7 +220,7 @@ func TestClosedCacheReadsTheStore(t *testing.T) {
 	s.grant("editor", "edit", true)
 	s.member("sara", "editor", true)
 	b := NewBudget(100, 1<<40)
-	c := New(s, b)
+	c := New(s, b, nil)
 	allowedIs(t, c, "sara", "", "edit", true)
 	c.Close()
 	if c.Len() != 0 || c.Roles() != 0 || b.Used() != 0 {

@@ -83,6 +83,7 @@ func (c *Cache) flushLocked() {
 	c.snap.Store(&map[string]snapUser{})
 	clear(c.dependents)
 	clear(c.sets)
+	c.clearDueLocked()
 	// Every count of this cache moves under mu, so this is all it holds.
 	c.budget.count(c, -c.entries.Load(), -c.bytes.Load())
 }

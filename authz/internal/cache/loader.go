@@ -1,24 +1,33 @@
 package cache
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Loader reads from the store what the cache keeps. Its reads must see
 // every change whose invalidation returned before the read started (a read
 // of the committed state does).
+//
+// Memberships and grants may hold for a time only: each read counts those
+// held at the time at it is given, and says when the first of the rows it
+// read (held or not) starts or ends after at (next; zero when none will),
+// when its answer would change with no write.
 type Loader interface {
 	// UserRoles returns the roles the user holds everywhere (global) and
-	// those held in one scope only (byScope, nil when none).
-	UserRoles(ctx context.Context, user string) (global []string, byScope map[string][]string, err error)
+	// those held in one scope only (byScope, nil when none), at at.
+	UserRoles(ctx context.Context, user string, at time.Time) (global []string, byScope map[string][]string, next time.Time, err error)
 	// RoleGrants reads several roles at once (one read of the store for
 	// them all, or a few): for each of roles it calls fn with the roles
 	// its effective permissions are built from (sources: the role itself
 	// and every role it inherits from; a change to any of them makes the
 	// set stale) and, for each source in that order, the permissions
-	// granted to it directly (empty for none); the role's effective
-	// permissions are their union. For a role without inheritance,
+	// granted to it directly and held at at (empty for none); the role's
+	// effective permissions are their union, and next is the first
+	// boundary of the sources' grants. For a role without inheritance,
 	// sources is just the role. A role that does not exist has no
 	// permissions. fn may keep sources but must not modify grants, whose
 	// slices may be shared between roles (one slice per source for every
 	// role of the read inheriting it); an error from fn is returned.
-	RoleGrants(ctx context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error
+	RoleGrants(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error
 }

@@ -34,7 +34,7 @@ func TestLargeSetsAreNotCopiedPerUser(t *testing.T) {
 		s.member(fmt.Sprint("u", i), "b", true)
 	}
 	b := NewBudget(1_000_000, 1<<40)
-	c := New(s, b)
+	c := New(s, b, nil)
 	before := heapAlloc()
 	for i := range users {
 		allowedIs(t, c, fmt.Sprint("u", i), "", "nope", false)
@@ -180,7 +180,7 @@ func TestInheritedSetsAreNotCopiedPerRole(t *testing.T) {
 		s.member("u"+f, f, true)
 	}
 	b := NewBudget(1_000_000, 1<<40)
-	c := New(s, b)
+	c := New(s, b, nil)
 	before := heapAlloc()
 	for i := range roles {
 		allowedIs(t, c, fmt.Sprint("uf", i), "", "nope", false)

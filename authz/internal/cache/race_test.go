@@ -184,7 +184,7 @@ func TestChecksRacingChangesAgreeWithTheModel(t *testing.T) {
 	// A fixed chain: role-1 inherits role-0, role-2 inherits role-1.
 	s.inherit("role-1", "role-0")
 	s.inherit("role-2", "role-1")
-	c := New(s, NewBudget(6, 1<<40)) // small: evictions race too
+	c := New(s, NewBudget(6, 1<<40), nil) // small: evictions race too
 
 	type state struct {
 		member [users][roles]bool

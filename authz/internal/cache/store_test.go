@@ -3,8 +3,10 @@ package cache
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // fakeStore is an in-memory store behind the Loader interface: global and
@@ -17,6 +19,9 @@ type fakeStore struct {
 	scoped  map[string]map[string]map[string]bool // user -> scope -> role
 	grants  map[string]map[string]bool            // role -> permission
 	parents map[string][]string                   // role -> roles it inherits from
+	// bounds of rows that hold from [0] (zero: always) until [1] (zero:
+	// for ever), by boundKey.
+	bounds map[string][2]time.Time
 
 	// userReads counts the user reads, roleReads the roles read and
 	// roleLoads the reads of roles (one read may cover several roles).
@@ -34,22 +39,50 @@ func newFakeStore() *fakeStore {
 		scoped:  map[string]map[string]map[string]bool{},
 		grants:  map[string]map[string]bool{},
 		parents: map[string][]string{},
+		bounds:  map[string][2]time.Time{},
 	}
 }
 
-func (s *fakeStore) UserRoles(_ context.Context, user string) ([]string, map[string][]string, error) {
+// boundKey names a row: a global membership (user, role), a scoped one
+// (user, scope, role) or a grant ("grant", role, perm).
+func boundKey(parts ...string) string { return strings.Join(parts, "\x00") }
+
+// heldLocked reports whether the row key holds at at, and moves *next to
+// its boundary after at when that is earlier.
+func (s *fakeStore) heldLocked(key string, at time.Time, next *time.Time) bool {
+	b, ok := s.bounds[key]
+	if !ok {
+		return true
+	}
+	for _, t := range b {
+		if !t.IsZero() && t.After(at) && (next.IsZero() || t.Before(*next)) {
+			*next = t
+		}
+	}
+	return (b[0].IsZero() || !at.Before(b[0])) && (b[1].IsZero() || at.Before(b[1]))
+}
+
+// bound sets the bounds of a row (see boundKey).
+func (s *fakeStore) bound(from, until time.Time, key ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bounds[boundKey(key...)] = [2]time.Time{from, until}
+}
+
+func (s *fakeStore) UserRoles(_ context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
 	s.userReads.Add(1)
 	s.mu.Lock()
 	var global []string
+	var next time.Time
 	for r, ok := range s.members[user] {
-		if ok {
+		if ok && s.heldLocked(boundKey(user, r), at, &next) {
 			global = append(global, r)
 		}
 	}
 	var byScope map[string][]string
 	for sc, roles := range s.scoped[user] {
 		for r, ok := range roles {
-			if ok {
+			if ok && s.heldLocked(boundKey(user, sc, r), at, &next) {
 				if byScope == nil {
 					byScope = map[string][]string{}
 				}
@@ -62,15 +95,16 @@ func (s *fakeStore) UserRoles(_ context.Context, user string) ([]string, map[str
 	if hook := s.afterRead; hook != nil {
 		hook("user", user)
 	}
-	return global, byScope, nil
+	return global, byScope, next, nil
 }
 
-func (s *fakeStore) RoleGrants(_ context.Context, roles []string, fn func(role string, sources []string, grants [][]string) error) error {
+func (s *fakeStore) RoleGrants(_ context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
 	s.roleLoads.Add(1)
 	s.roleReads.Add(int64(len(roles)))
 	type set struct {
 		sources []string
 		grants  [][]string
+		next    time.Time
 	}
 	sets := make([]set, len(roles))
 	own := map[string][]string{} // one slice per source, as the store gives
@@ -97,11 +131,17 @@ func (s *fakeStore) RoleGrants(_ context.Context, roles []string, fn func(role s
 			if !ok {
 				g = []string{}
 				for p, on := range s.grants[r] {
-					if on {
+					var next time.Time
+					if on && s.heldLocked(boundKey("grant", r, p), at, &next) {
 						g = append(g, p)
 					}
 				}
 				own[r] = g
+			}
+			for p, on := range s.grants[r] {
+				if on {
+					s.heldLocked(boundKey("grant", r, p), at, &sets[i].next)
+				}
 			}
 			sets[i].grants = append(sets[i].grants, g)
 		}
@@ -113,7 +153,7 @@ func (s *fakeStore) RoleGrants(_ context.Context, roles []string, fn func(role s
 		}
 	}
 	for i, role := range roles {
-		if err := fn(role, sets[i].sources, sets[i].grants); err != nil {
+		if err := fn(role, sets[i].sources, sets[i].grants, sets[i].next); err != nil {
 			return err
 		}
 	}

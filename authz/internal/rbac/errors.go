@@ -35,6 +35,9 @@ var (
 	// than Config.MaxRoleAncestors (HTTP 422). The error names the limit and
 	// its setting. Nothing was stored.
 	ErrShapeLimit = storage.ErrShapeLimit
+	// ErrAlreadyExpired: a membership or grant was given an expiry that
+	// has already passed (HTTP 422). Nothing was stored.
+	ErrAlreadyExpired = errors.New("expiry already passed")
 	// ErrClosed: the value returned by Open was closed.
 	ErrClosed = errors.New("authz: closed")
 	// ErrEncryptionRequired: the store's encryption state, read in the

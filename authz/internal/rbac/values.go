@@ -7,6 +7,26 @@ import (
 	"github.com/rolegate/rolegate/middleware"
 )
 
+// Bounds is the time window of a membership or a grant: it counts from
+// StartsAt until ExpiresAt, each nil when unbounded (both nil: always).
+// In JSON, starts_at and expires_at in RFC 3339, left out when nil.
+type Bounds struct {
+	StartsAt  *time.Time `json:"starts_at,omitempty"`
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+}
+
+// IsZero reports whether b bounds nothing.
+func (b Bounds) IsZero() bool { return b.StartsAt == nil && b.ExpiresAt == nil }
+
+// HeldAt reports whether a row with bounds b counts at t.
+func (b Bounds) HeldAt(t time.Time) bool {
+	return (b.StartsAt == nil || !t.Before(*b.StartsAt)) && (b.ExpiresAt == nil || t.Before(*b.ExpiresAt))
+}
+
+// AddOption is an option of the adds of a membership or a grant: it sets
+// the bounds the row will have.
+type AddOption func(*Bounds)
+
 // Role is a role with its description.
 type Role struct {
 	Role        string `json:"role"`

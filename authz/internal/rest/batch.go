@@ -49,9 +49,10 @@ func (e *OperationError) Unwrap() error { return e.Err }
 
 // batchHandlers are the handlers of POST /api/batch: body
 // {"operations": [Operation...]}, run by Caller.RunBatch in one
-// transaction; data {"results": [{"op", "result"}...]}, one per operation.
-// When one fails nothing is stored, and the error names the operation by
-// index. It has its own body limit (the other routes take 64 KiB).
+// transaction; data {"results": [{"op", "result"}...]}, one per operation,
+// with 201 when one created something and 200 otherwise. When one fails
+// nothing is stored, and the error names the operation by its index
+// (counting from 0). It has its own body limit (the other routes take 64 KiB).
 func (a *API) batchHandlers() []gin.HandlerFunc {
 	rt := batchRoute
 	return []gin.HandlerFunc{a.authenticate(rt), middleware.BodyLimit(MaxBatchBodyBytes), a.batch}
@@ -126,7 +127,18 @@ func (a *API) batch(c *gin.Context) {
 	if revision != "" {
 		c.Header(RevisionHeader, revision)
 	}
-	middleware.Respond(c, http.StatusOK, fmt.Sprintf("%d operations", len(results)), gin.H{"results": results})
+	middleware.Respond(c, batchStatus(results), fmt.Sprintf("%d operations", len(results)), gin.H{"results": results})
+}
+
+// batchStatus is the REST contract's status of a POST: 201 when the batch
+// created something (a result "created"), 200 when it did not.
+func batchStatus(results []BatchResult) int {
+	for _, r := range results {
+		if r.Result == "created" {
+			return http.StatusCreated
+		}
+	}
+	return http.StatusOK
 }
 
 // malformedBatch is the refusal of a body that is not a batch.

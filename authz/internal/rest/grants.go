@@ -1,7 +1,9 @@
 package rest
 
 import (
+	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 )
@@ -10,6 +12,7 @@ import (
 type grant struct {
 	Role string `json:"role"`
 	Name string `json:"name"`
+	rbac.Bounds
 }
 
 // membership is the data of POST /api/membership/:user/:group.
@@ -17,6 +20,38 @@ type membership struct {
 	User  string `json:"user"`
 	Role  string `json:"role"`
 	Scope string `json:"scope,omitempty"`
+	rbac.Bounds
+}
+
+// boundParams are the query parameters of a membership's or a grant's
+// time bounds on its POST.
+var boundParams = []string{"expires_at", "starts_at"}
+
+// boundsParam reads ?expires_at and ?starts_at (RFC 3339): the bounds the
+// POST sets, none when neither is given. A value that does not parse is a
+// 400 naming its parameter; the library checks the rest (starts_at
+// before expires_at: 400; expires_at already past: 422).
+func boundsParam(call *request) (rbac.Bounds, error) {
+	q := call.c.Request.URL.Query()
+	var b rbac.Bounds
+	for _, p := range []struct {
+		name string
+		to   **time.Time
+	}{{"starts_at", &b.StartsAt}, {"expires_at", &b.ExpiresAt}} {
+		v, ok, err := queryValue(q, p.name)
+		if err != nil || !ok {
+			if err != nil {
+				return b, err
+			}
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return b, fmt.Errorf("%w: %s must be a time in RFC 3339, e.g. 2030-01-11T18:00:00Z", errBadRequest, p.name)
+		}
+		*p.to = &t
+	}
+	return b, nil
 }
 
 // noFields is the body a grant or membership POST may carry: an empty
@@ -61,18 +96,22 @@ func grantRoutes() []route {
 			return resultAnswer(ok, err)
 		},
 	}, {
-		method: http.MethodPost, path: "/api/permission/:group/:name", action: "add_permission", params: perm, write: true,
+		method: http.MethodPost, path: "/api/permission/:group/:name", action: "add_permission", params: perm, query: boundParams, write: true,
 		resource: permResource,
 		run: func(call *request) (int, string, any, error) {
 			if err := readBody(call, &noFields{}, "no fields"); err != nil {
 				return 0, "", nil, err
 			}
-			w, err := call.cl.Writes().AddPermission(call.ctx, call.args[0], call.args[1])
+			b, err := boundsParam(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
+			w, err := call.cl.Writes().AddPermission(call.ctx, call.args[0], call.args[1], withBounds(b))
 			if err != nil {
 				return 0, "", nil, err
 			}
 			status, msg := created(call.wrote(w), "permission")
-			return status, msg, grant{Role: call.args[0], Name: call.args[1]}, nil
+			return status, msg, grant{Role: call.args[0], Name: call.args[1], Bounds: utc(b)}, nil
 		},
 	}, {
 		method: http.MethodDelete, path: "/api/permission/:group/:name", action: "del_permission", params: perm, write: true,
@@ -100,7 +139,8 @@ func grantRoutes() []route {
 			return resultAnswer(ok, err)
 		},
 	}, {
-		method: http.MethodPost, path: "/api/membership/:user/:group", action: "add_membership", params: member, query: []string{"scope"}, write: true,
+		method: http.MethodPost, path: "/api/membership/:user/:group", action: "add_membership", params: member,
+		query: append([]string{"scope"}, boundParams...), write: true,
 		resource: memberResource,
 		run: func(call *request) (int, string, any, error) {
 			if err := readBody(call, &noFields{}, "no fields"); err != nil {
@@ -110,17 +150,21 @@ func grantRoutes() []route {
 			if err != nil {
 				return 0, "", nil, err
 			}
+			b, err := boundsParam(call)
+			if err != nil {
+				return 0, "", nil, err
+			}
 			var w rbac.Written
 			if scope != "" {
-				w, err = call.cl.Writes().AddMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+				w, err = call.cl.Writes().AddMembershipIn(call.ctx, scope, call.args[0], call.args[1], withBounds(b))
 			} else {
-				w, err = call.cl.Writes().AddMembership(call.ctx, call.args[0], call.args[1])
+				w, err = call.cl.Writes().AddMembership(call.ctx, call.args[0], call.args[1], withBounds(b))
 			}
 			if err != nil {
 				return 0, "", nil, err
 			}
 			status, msg := created(call.wrote(w), "membership")
-			return status, msg, membership{User: call.args[0], Role: call.args[1], Scope: scope}, nil
+			return status, msg, membership{User: call.args[0], Role: call.args[1], Scope: scope, Bounds: utc(b)}, nil
 		},
 	}, {
 		method: http.MethodDelete, path: "/api/membership/:user/:group", action: "del_membership", params: member, query: []string{"scope"}, write: true,
@@ -165,4 +209,19 @@ func resultAnswer(ok bool, err error) (int, string, any, error) {
 		return 0, "", nil, err
 	}
 	return http.StatusOK, resultMessage, result{Result: ok}, nil
+}
+
+// withBounds is the option that sets a row's bounds to b.
+func withBounds(b rbac.Bounds) rbac.AddOption { return func(to *rbac.Bounds) { *to = b } }
+
+// utc is b in UTC to the microsecond, as it is stored and listed.
+func utc(b rbac.Bounds) rbac.Bounds {
+	at := func(t *time.Time) *time.Time {
+		if t == nil {
+			return nil
+		}
+		u := t.UTC().Truncate(time.Microsecond)
+		return &u
+	}
+	return rbac.Bounds{StartsAt: at(b.StartsAt), ExpiresAt: at(b.ExpiresAt)}
 }

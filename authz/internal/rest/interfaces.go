@@ -107,11 +107,13 @@ type Writer interface {
 	AddRole(ctx context.Context, role, description string) (rbac.Written, error)
 	SetRoleDescription(ctx context.Context, role, description string) (rbac.Written, error)
 	DelRole(ctx context.Context, role string) (rbac.Written, error)
-	AddPermission(ctx context.Context, role, name string) (rbac.Written, error)
+	// AddPermission, AddMembership and AddMembershipIn set the row's
+	// bounds to exactly those of their options (none without).
+	AddPermission(ctx context.Context, role, name string, opts ...rbac.AddOption) (rbac.Written, error)
 	DelPermission(ctx context.Context, role, name string) (rbac.Written, error)
-	AddMembership(ctx context.Context, user, role string) (rbac.Written, error)
+	AddMembership(ctx context.Context, user, role string, opts ...rbac.AddOption) (rbac.Written, error)
 	DelMembership(ctx context.Context, user, role string) (rbac.Written, error)
-	AddMembershipIn(ctx context.Context, scope, user, role string) (rbac.Written, error)
+	AddMembershipIn(ctx context.Context, scope, user, role string, opts ...rbac.AddOption) (rbac.Written, error)
 	DelMembershipIn(ctx context.Context, scope, user, role string) (rbac.Written, error)
 	AddInheritance(ctx context.Context, role, parent string) (rbac.Written, error)
 	DelInheritance(ctx context.Context, role, parent string) (rbac.Written, error)

@@ -45,6 +45,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusInsufficientStorage, "storage quota exceeded"
 	case errors.Is(err, rbac.ErrShapeLimit):
 		return http.StatusUnprocessableEntity, "inheritance past a limit"
+	case errors.Is(err, rbac.ErrAlreadyExpired):
+		return http.StatusUnprocessableEntity, "already expired"
 	case errors.Is(err, rbac.ErrRateLimited):
 		return http.StatusTooManyRequests, "too many requests"
 	case errors.Is(err, rbac.ErrCycle):

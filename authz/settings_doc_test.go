@@ -3,6 +3,7 @@ package authz
 import (
 	"flag"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ func init() {
 	// -update also rewrites the REST golden files where those tests
 	// define it; defined here when they do not.
 	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite generated files (the README's settings table)")
+		flag.Bool("update", false, "rewrite generated files (the settings table of docs/configuration.md, the methods of docs/library.md)")
 	}
 }
 
@@ -20,11 +21,11 @@ const (
 	settingsEnd   = "<!-- settings:end -->"
 )
 
-// TestREADMESettings keeps the README's configuration table equal to the
+// TestSettingsDoc keeps the table of docs/configuration.md equal to the
 // settings table; -update (or go generate ./authz) rewrites it.
-func TestREADMESettings(t *testing.T) {
-	const readme = "../README.md"
-	b, err := os.ReadFile(readme)
+func TestSettingsDoc(t *testing.T) {
+	const page = "../docs/configuration.md"
+	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestREADMESettings(t *testing.T) {
 	i := strings.Index(doc, settingsBegin)
 	j := strings.Index(doc, settingsEnd)
 	if i < 0 || j < i {
-		t.Fatalf("%s has no %q ... %q block", readme, strings.TrimSpace(settingsBegin), settingsEnd)
+		t.Fatalf("%s has no %q ... %q block", page, strings.TrimSpace(settingsBegin), settingsEnd)
 	}
 	i += len(settingsBegin)
 	want := settingsTable()
@@ -40,13 +41,32 @@ func TestREADMESettings(t *testing.T) {
 		return
 	}
 	if flag.Lookup("update").Value.(flag.Getter).Get().(bool) {
-		if err := os.WriteFile(readme, []byte(doc[:i]+want+doc[j:]), 0o644); err != nil {
+		if err := os.WriteFile(page, []byte(doc[:i]+want+doc[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: settings table rewritten", readme)
+		t.Logf("%s: settings table rewritten", page)
 		return
 	}
-	t.Errorf("the README's settings table differs from the settings table (authz/envvars.go); run go generate ./authz\nwant:\n%s", want)
+	t.Errorf("the table of %s differs from the settings table (authz/envvars.go); run go generate ./authz\nwant:\n%s", page, want)
+}
+
+// TestREADMENamesKnownSettings: every AUTH_ variable the README names is
+// one that a setting reads (the README names a few; the table has all).
+func TestREADMENamesKnownSettings(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A family's member is written AUTH_OAUTH_<NAME>_ISSUER.
+	names := regexp.MustCompile(`AUTH_(?:[A-Z0-9_]|<[A-Z]+>)*[A-Z0-9>]`).FindAllString(string(b), -1)
+	if len(names) == 0 {
+		t.Fatal("the README names no AUTH_ variable")
+	}
+	for _, name := range names {
+		if !knownVariable(regexp.MustCompile(`<[A-Z]+>`).ReplaceAllString(name, "X")) {
+			t.Errorf("the README names %s, which no setting reads", name)
+		}
+	}
 }
 
 // Every row of the settings table is a named, documented AUTH_ variable,
