@@ -91,6 +91,7 @@ func TestReadReplica(t *testing.T) {
 	a := app("a")
 	b := app("b", "AUTH_POSTGRESQL_READ_URL="+standby.url(), "AUTH_ENABLE_METRICS=true")
 	bs := app("bs", "AUTH_POSTGRESQL_READ_URL="+standby.url(), "AUTH_ENABLE_METRICS=true", "AUTH_CONSISTENCY=strict")
+	c := app("c") // the primary alone: the window without a standby, for comparison
 	if !strings.Contains(tailFile(filepath.Join(base, "b", "hostapp.log"), 40), "a standby (in recovery)") {
 		t.Errorf("B's startup line does not name its standby:\n%s", tailFile(filepath.Join(base, "b", "hostapp.log"), 10))
 	}
@@ -130,6 +131,11 @@ func TestReadReplica(t *testing.T) {
 	if p(0.99) > applyDelay+50*time.Millisecond {
 		t.Errorf("p99 revoke to refusal %v, want within the apply delay plus 50 ms", p(0.99))
 	}
+	t0 = time.Now()
+	windows = refusalWindows(t, a, c, 200)
+	t.Logf("default mode without a standby (C on the primary alone): revoke on A to refusal on C over %d rounds: p50 %v, p90 %v, p99 %v, max %v (%s; load %s)",
+		len(windows), p(0.5).Round(10*time.Microsecond), p(0.9).Round(10*time.Microsecond), p(0.99).Round(10*time.Microsecond),
+		windows[len(windows)-1].Round(10*time.Microsecond), time.Since(t0).Round(time.Millisecond), loadAverage())
 
 	// Replay paused: B falls back, counted, and never answers stale.
 	sdb, pdb := sqlDB(t, standby), sqlDB(t, primary)
