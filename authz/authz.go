@@ -67,9 +67,11 @@ type Authz struct {
 	admins        adminKeys            // the closed admin plane's keys; nil in open mode
 	writeRate     *limits.WriteRate    // open mode: writes per client and second; nil otherwise
 	readGate      *limits.InFlight     // open mode: store-reading REST requests in flight per client; nil otherwise
+	readsAll      *limits.Shared       // open mode: store-reading REST requests of all clients running; nil otherwise
 	batchGate     *limits.InFlight     // open mode: batches in flight per client (one); nil otherwise
 	batchesAll    *limits.InFlight     // open mode: batches running of all clients (one entry); nil otherwise
 	batchBytes    *limits.Bytes        // open mode: batch bodies held of all clients; nil otherwise
+	checkBytes    *limits.Bytes        // open mode: POST /api/check bodies held of all clients; nil otherwise
 	proxies       *middleware.TrustedProxies
 	cacheBudget   *cache.Budget // entries of all clients' decision caches
 	metrics       *meters       // nil: no metrics (see metrics.go)
@@ -170,9 +172,12 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 	if az.open() {
 		az.writeRate = limits.NewWriteRate(cfg.OpenWritesPerSecond, "AUTH_OPEN_WRITES_PER_SECOND")
 		az.readGate = limits.NewInFlight(cfg.MaxReadsInFlight, "AUTH_MAX_READS_IN_FLIGHT")
+		az.readsAll = limits.NewShared(cfg.readsRunning(), time.Second,
+			fmt.Sprintf("%d store-reading requests at a time of all clients in open mode (AUTH_MAX_READS_RUNNING)", cfg.readsRunning()))
 		az.batchGate = limits.NewInFlightWhy(1, "one batch at a time per client in open mode")
 		az.batchesAll = limits.NewInFlightWhy(maxOpenBatches, fmt.Sprintf("%d batches at a time of all clients in open mode", maxOpenBatches))
 		az.batchBytes = limits.NewBytes(maxBatchBodyBytesHeld, fmt.Sprintf("%d MiB of batch bodies at a time of all clients in open mode", maxBatchBodyBytesHeld>>20))
+		az.checkBytes = limits.NewBytes(maxCheckBodyBytesHeld, fmt.Sprintf("%d MiB of check bodies at a time of all clients in open mode", maxCheckBodyBytesHeld>>20))
 	}
 	if storage.Has(db, storage.SingleWriter) {
 		az.sqliteWriters = &sync.Mutex{}

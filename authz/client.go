@@ -37,6 +37,8 @@ type Client struct {
 	// its cache reflects, kept right when other processes write.
 	follow *feed.Follower
 	used   atomic.Int64 // unix seconds of the last Authz.Client call, for eviction
+	// held: the namespace was found holding a row (see holdsNothing).
+	held atomic.Bool
 }
 
 func (c *Client) touch() {

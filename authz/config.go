@@ -135,9 +135,17 @@ type Config struct {
 	// refused with ErrRateLimited (HTTP 429 with Retry-After).
 	OpenWritesPerSecond int
 	// MaxReadsInFlight bounds the store-reading REST requests of one
-	// client running at once in open mode; one more is refused with 429
-	// and Retry-After, so that one client cannot starve another.
+	// client running at once in open mode; one more waits up to 100 ms
+	// for one of them to end, then is refused with 429 and Retry-After, so
+	// that one client cannot starve another.
 	MaxReadsInFlight int
+	// MaxReadsRunning bounds the store-reading REST requests of all
+	// clients running at once in open mode (zero: half the CPUs that
+	// runtime.GOMAXPROCS says, at least one). One more waits, at most a second, for the
+	// next free slot, which goes to the waiting client with the fewest
+	// running; past that it is refused with 429. With MaxReadsInFlight
+	// alone, twenty clients could run twenty times as much as one.
+	MaxReadsRunning int
 	// AuditRetention is how long audit records are kept; older ones are
 	// deleted in the background.
 	AuditRetention time.Duration
@@ -434,7 +442,7 @@ func (c Config) problems() []error {
 		}
 	}
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 || c.LivenessTimeout < 0 || c.PostgreSQLReadWait < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxBytesPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxBytesPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.MaxReadsRunning < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

@@ -105,7 +105,16 @@ var settings = []setting{
 	number("AUTH_OPEN_WRITES_PER_SECOND", func(c *Config) *int { return &c.OpenWritesPerSecond }, 50, 1, 1_000_000,
 		"open mode only: writes per client and second (a batch is one write; bursts of twice that); a write past it is 429 with `Retry-After`, `ErrRateLimited` in the library"),
 	number("AUTH_MAX_READS_IN_FLIGHT", func(c *Config) *int { return &c.MaxReadsInFlight }, 4, 1, 1<<20,
-		"open mode only: store-reading REST requests per client running at once; one more is 429 with `Retry-After`"),
+		"open mode only: store-reading REST requests per client running at once; one more waits up to 100 ms for one of them to end, then is 429 with `Retry-After`"),
+	custom("AUTH_MAX_READS_RUNNING", "half the CPUs",
+		"open mode only: store-reading REST requests of all clients running at once (default: half of GOMAXPROCS, at least 1); one more waits (at most 1 s, then 429) for the next free slot, which goes to the waiting client with the fewest requests in flight, then the least use of the slots lately",
+		func(c *Config, key, v string) error {
+			n, err := parseNumber(key, v, 1, 1<<20)
+			if err == nil {
+				c.MaxReadsRunning = n
+			}
+			return err
+		}),
 	list("AUTH_TRUSTED_PROXIES", func(c *Config) *[]string { return &c.TrustedProxies }, nil,
 		"comma-separated IPs or CIDR ranges of your reverse proxies; only from these are `X-Forwarded-For` / `X-Real-IP` believed for the audit's remote address (hostapp gives the list to Gin too)").
 		showing("none"),

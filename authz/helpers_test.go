@@ -27,6 +27,7 @@ func configFor(target storagetest.Target) Config {
 	// mode's rate limits have tests of their own (openmode_test.go).
 	cfg.OpenWritesPerSecond = 1_000_000
 	cfg.MaxReadsInFlight = 1 << 20
+	cfg.MaxReadsRunning = 1 << 20
 	return cfg
 }
 

@@ -333,6 +333,10 @@ const (
 	// MaxBatchOperations fits, while one request still cannot hold more
 	// than this much memory.
 	MaxBatchBodyBytes = rest.MaxBatchBodyBytes
+	// MaxChecks is the most checks POST /api/check answers in one request,
+	// and MaxCheckBodyBytes bounds its body.
+	MaxChecks         = rest.MaxChecks
+	MaxCheckBodyBytes = rest.MaxCheckBodyBytes
 )
 
 // refusalReason is the short reason the audit log, a span and the decision
@@ -343,7 +347,7 @@ func refusalReason(err error) string { return rest.Reason(err) }
 func (az *Authz) restAPI() (*rest.API, error) {
 	return rest.New(rest.Config{
 		Host: restHost{az}, AcceptKey: az.admins.accept(), Log: az.log, MaxBatchOperations: MaxBatchOperations,
-		Reads: az.readGate, People: az.restPeople(),
+		Reads: az.readGate, ReadsAll: az.readsAll, People: az.restPeople(),
 	})
 }
 
@@ -367,6 +371,13 @@ func (h restHost) AdmitBatch(cl rest.Caller) (rest.BatchGate, error) {
 	return h.az.admitBatch(cl.(restCaller).Client)
 }
 
+func (h restHost) CheckGate() rest.CheckGate {
+	if h.az.checkBytes == nil {
+		return nil
+	}
+	return &checkGate{bytes: h.az.checkBytes}
+}
+
 func (h restHost) AuditRefusal(ctx context.Context, fingerprint, action, resource string, err error) {
 	h.az.auditRefusal(ctx, fingerprint, action, resource, err)
 }
@@ -377,8 +388,9 @@ type restCaller struct{ *Client }
 
 var _ rest.Caller = restCaller{}
 
-func (c restCaller) Fingerprint() string { return c.fingerprint }
-func (c restCaller) KeyActor() string    { return storage.KeyActor(c.scope.NS) }
+func (c restCaller) Fingerprint() string                   { return c.fingerprint }
+func (c restCaller) HoldsNothing(ctx context.Context) bool { return c.holdsNothing(ctx) }
+func (c restCaller) KeyActor() string                      { return storage.KeyActor(c.scope.NS) }
 func (c restCaller) ScopesOf(ctx context.Context, user string, limit int) ([]string, error) {
 	return readValue(ctx, c.Client, func(ctx context.Context, db bun.IDB) ([]string, error) {
 		return storage.ScopesOfUser(ctx, db, c.scope, user, limit)
@@ -395,6 +407,9 @@ func (c restCaller) RenameResource(user, newName string) string {
 	return c.renameResource(user, newName)
 }
 func (c restCaller) CheckDescription(d string) error { return checkDescription(d) }
+func (c restCaller) WhereCanScopes(ctx context.Context, user, permission string) (bool, []string, error) {
+	return c.whereCan(ctx, user, permission)
+}
 
 // Writes is the client's Writes, as the REST layer's interface names it
 // (the embedded Client's returns the concrete type).

@@ -196,7 +196,9 @@ func TestRESTClientIsolation(t *testing.T) {
 					t.Errorf("a client key appears in the audit table or the logs")
 				}
 			}
-			if len(rows) < 10 {
+			// A's four and B's three no-op deletes; B's refusals are not
+			// recorded, its namespace holding nothing.
+			if len(rows) < 7 {
 				t.Errorf("only %d audit rows", len(rows))
 			}
 		})

@@ -324,6 +324,7 @@ func TestRESTRouteList(t *testing.T) {
 		"GET /api/revision",
 		"POST /api/user/:user/rename/:new",
 		"GET /api/users",
+		"GET /api/where_can/:user/:name", "POST /api/check",
 		"GET /api/audit",
 	}
 	if !slices.Equal(got, want) {

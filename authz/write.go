@@ -204,6 +204,9 @@ func (c *Client) committed(ctx context.Context, ch change, w written) (settle bo
 	// Before anything is dropped: a cache fill that starts after the drop
 	// reads at least this revision, from a read replica too.
 	c.follow.Require(w.rev)
+	if ch.many || ch.action[:3] == "add" {
+		c.held.Store(true) // see holdsNothing
+	}
 	switch {
 	case ch.many:
 		c.flushCache()
@@ -278,7 +281,30 @@ func (c *Client) auditRecord(ctx context.Context, action, resource, result strin
 // auditRefusal is Authz.auditRefusal for a refusal of c's, whose actor's
 // name is stored as c's names are.
 func (c *Client) auditRefusal(ctx context.Context, action, resource string, cause error) {
+	if c.holdsNothing(ctx) {
+		return
+	}
 	c.az.auditRefusalBy(ctx, c.fingerprint, actorOf(ctx, c.scope), action, resource, cause)
+}
+
+// holdsNothing reports, in open mode, whether c's namespace holds no row:
+// its refusals are not audited. Any UUID v4 is a key there, and a fresh
+// key per request (680 a second) made an audit record each, for a
+// namespace nobody reads the audit of; a key with something stored has
+// its refusals recorded as before. Once found holding a row, the client
+// is not asked again (a namespace emptied later is still recorded); a
+// probe that fails counts as holding (the refusal is recorded, as
+// before).
+func (c *Client) holdsNothing(ctx context.Context) bool {
+	if !c.az.open() || c.held.Load() {
+		return false
+	}
+	held, err := storage.HoldsAnything(context.WithoutCancel(ctx), c.az.db, c.scope.NS)
+	if err != nil || held {
+		c.held.Store(true)
+		return false
+	}
+	return true
 }
 
 // auditRefusal records a refused or failed request, within the refusal

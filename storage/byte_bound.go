@@ -107,3 +107,12 @@ func (s Scope) Bytes(roles []string, users, permissions []string, description st
 	}
 	return n
 }
+
+// HoldsAnything reports whether the namespace holds a row: a role, since
+// every other row (grant, membership, link) hangs on one. One probe of the
+// roles' key.
+func HoldsAnything(ctx context.Context, db bun.IDB, ns string) (bool, error) {
+	var n int
+	err := db.NewRaw("SELECT count(*) FROM (SELECT 1 FROM rolegate_roles WHERE ns = ? LIMIT 1) r", ns).Scan(ctx, &n)
+	return n > 0, Classify(err)
+}

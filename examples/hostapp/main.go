@@ -2,7 +2,9 @@
 // routes (GET / open, GET /notes needing "read", POST /notes needing
 // "edit", DELETE /notes/:id for the note's author or holders of
 // "notes.delete", the same under /orgs/:org with the scope taken from the
-// URL to read and write and from the note to delete), rolegate's REST admin
+// URL to read and write and from the note to delete; GET /orgs, the orgs
+// holding notes where the user may read, through rolegate's filter on the
+// app's own notes table), rolegate's REST admin
 // API, login and sample routes mounted beside them, and a graceful
 // shutdown.
 //
@@ -184,8 +186,16 @@ func logOpenMode(log *slog.Logger, cfg authz.Config) {
 	log.Warn("open mode: the REST admin API accepts any UUID v4 key as a namespace of its own; the host app's guarded routes are left out",
 		"rows_per_client", cfg.MaxRowsPerClient, "bytes_per_client", cfg.MaxBytesPerClient, "namespaces", cfg.MaxNamespaces,
 		"writes_per_second", cfg.OpenWritesPerSecond, "write_burst", 2*cfg.OpenWritesPerSecond,
-		"reads_in_flight", cfg.MaxReadsInFlight, "cache_bytes", cfg.CacheMaxBytes, "cache_entries", cfg.CacheMaxUsers,
+		"reads_in_flight", cfg.MaxReadsInFlight, "reads_running", readsRunning(cfg), "cache_bytes", cfg.CacheMaxBytes, "cache_entries", cfg.CacheMaxUsers,
 		"audit_max_records", cfg.AuditMaxRecords, "audit_refusals_per_second", cfg.AuditRefusalsPerSecond)
+}
+
+// readsRunning says AUTH_MAX_READS_RUNNING as it is in force.
+func readsRunning(cfg authz.Config) any {
+	if cfg.MaxReadsRunning == 0 {
+		return "half the CPUs"
+	}
+	return cfg.MaxReadsRunning
 }
 
 // Timeouts of the server: a client that sends its headers or body slowly,

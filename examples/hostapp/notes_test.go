@@ -17,6 +17,7 @@ import (
 
 	"github.com/rolegate/rolegate/authz"
 	"github.com/rolegate/rolegate/middleware"
+	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
 // ownerWalkthrough is the README walkthrough from an empty database to the
@@ -45,19 +46,18 @@ curl -s -X DELETE -H "X-User: jack" http://127.0.0.1:8000/orgs/org-42/notes/2   
 `
 
 // testHost is the host app on a real HTTP server on loopback, over a fresh
-// SQLite file, or PostgreSQL when AUTH_TEST_POSTGRESQL_URL is set and
-// postgres is true.
+// SQLite file, or a fresh schema of PostgreSQL when postgres is true
+// (skipped when AUTH_TEST_POSTGRESQL_URL is not set, outside CI).
 func testHost(t *testing.T, postgres bool) (base, key string) {
 	t.Helper()
 	gin.SetMode(gin.TestMode)
 	cfg := authz.DefaultConfig()
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "auth.sqlite3")
 	if postgres {
-		url := os.Getenv("AUTH_TEST_POSTGRESQL_URL")
-		if url == "" {
-			t.Skip("AUTH_TEST_POSTGRESQL_URL not set")
-		}
-		cfg.DatabaseType, cfg.PostgreSQLURL = "postgresql", url
+		// A schema of its own: the app's notes table is the app's, not
+		// a client key's.
+		target := storagetest.PostgreSQL(t)
+		cfg.DatabaseType, cfg.PostgreSQLURL = "postgresql", target.Config.PostgreSQLURL
 	}
 	key = uuid.NewString() // a namespace of its own, also on a shared database
 	cfg.ClientKey = key
@@ -203,4 +203,61 @@ func send(t *testing.T, method, url, body string, header ...string) (int, string
 		t.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// TestOrgsThroughTheFilter: GET /orgs lists the orgs holding notes where
+// the user may read, from the app's notes table through where-can: a
+// scoped reader sees her orgs, a global one every org with notes, a user
+// reading nowhere none, an org without notes is not listed, and a revoke
+// shows at once.
+func TestOrgsThroughTheFilter(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, postgres bool) {
+		base, key := testHost(t, postgres)
+		admin := "Bearer " + key
+		for _, path := range []string{
+			"/api/role/editor", "/api/permission/editor/read", "/api/permission/editor/edit",
+			"/api/membership/sara/editor",
+			"/api/membership/alice/editor?scope=org-42", "/api/membership/alice/editor?scope=org-7",
+			"/api/membership/jack/editor?scope=org-9",
+		} {
+			if code, body := send(t, http.MethodPost, base+path, "", "Authorization", admin); code != http.StatusCreated {
+				t.Fatalf("POST %s: %d %s", path, code, body)
+			}
+		}
+		for _, n := range []struct{ path, user string }{
+			{"/orgs/org-42/notes", "alice"}, {"/orgs/org-7/notes", "alice"}, {"/orgs/org-5/notes", "sara"},
+			{"/orgs/org-42/notes", "sara"}, {"/notes", "sara"},
+		} {
+			if code, body := send(t, http.MethodPost, base+n.path, `{"text":"x"}`, "X-User", n.user); code != http.StatusCreated {
+				t.Fatalf("POST %s as %s: %d %s", n.path, n.user, code, body)
+			}
+		}
+		orgsOf := func(user string) (int, []string) {
+			code, body := send(t, http.MethodGet, base+"/orgs", "", "X-User", user)
+			var out struct{ Orgs []string }
+			if code == http.StatusOK && json.Unmarshal([]byte(body), &out) != nil {
+				t.Fatalf("GET /orgs as %s: %s", user, body)
+			}
+			return code, out.Orgs
+		}
+		for _, tc := range []struct {
+			user string
+			code int
+			orgs string
+		}{
+			{"alice", 200, "org-42 org-7"}, {"sara", 200, "org-42 org-5 org-7"},
+			{"bob", 200, ""}, {"jack", 200, ""}, {"", 401, ""},
+		} {
+			code, orgs := orgsOf(tc.user)
+			if code != tc.code || strings.Join(orgs, " ") != tc.orgs {
+				t.Errorf("GET /orgs as %q: %d %q, want %d %q", tc.user, code, orgs, tc.code, tc.orgs)
+			}
+		}
+		if code, body := send(t, http.MethodDelete, base+"/api/membership/alice/editor?scope=org-7", "", "Authorization", admin); code != http.StatusOK {
+			t.Fatalf("revoke: %d %s", code, body)
+		}
+		if _, orgs := orgsOf("alice"); strings.Join(orgs, " ") != "org-42" {
+			t.Errorf("after the revoke: %q, want org-42", orgs)
+		}
+	})
 }

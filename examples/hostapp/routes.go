@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -43,9 +44,12 @@ func newEngine(az *authz.Authz, trustedProxies []string, open bool) (*gin.Engine
 		})
 		return r, nil
 	}
-	notes := newNoteStore()
+	notes, err := newNoteStore(context.Background(), az.DB()) // the app's own table, beside rolegate's
+	if err != nil {
+		return nil, err
+	}
 	r.GET("/", func(c *gin.Context) {
-		c.JSON(http.StatusOK, gin.H{"app": "hostapp", "notes": "/notes"})
+		c.JSON(http.StatusOK, gin.H{"app": "hostapp", "notes": "/notes", "orgs": "/orgs"})
 	})
 	r.GET("/notes", az.RequirePermission("read"), notes.list)
 	r.POST("/notes", az.RequirePermission("edit"), notes.create)
@@ -61,5 +65,8 @@ func newEngine(az *authz.Authz, trustedProxies []string, open bool) (*gin.Engine
 	// the URL's, which a moderator of another org could write (404 when
 	// they differ).
 	r.DELETE("/orgs/:org/notes/:id", az.RequirePermission("notes.delete", authz.ScopeFunc(notes.orgOf)), notes.remove)
+	// A list of what the user may see: the orgs holding notes where she
+	// may read, one query on the notes table narrowed by where-can.
+	r.GET("/orgs", notes.orgs(az))
 	return r, nil
 }

@@ -78,7 +78,7 @@ or not found, 2 usage or bad input, 3 server unreachable.`,
 		return nil
 	}
 	root.AddCommand(newRoleCmd(g), newGrantCmd(g), newMemberCmd(g), newInheritCmd(g), newUserCmd(g),
-		newCheckCmd(g), newWhoCanCmd(g), newWhichRolesCmd(g), newAuditCmd(g), newRevisionCmd(g))
+		newCheckCmd(g), newWhereCanCmd(g), newWhoCanCmd(g), newWhichRolesCmd(g), newAuditCmd(g), newRevisionCmd(g))
 	addLaterCommands(root, g)
 	return root
 }

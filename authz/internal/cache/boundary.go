@@ -132,7 +132,7 @@ func (c *Cache) dropUserLocked(u *userEntry) {
 	})
 	if deleted {
 		u.gone.Store(true)
-		c.budget.count(c, -1, -u.bytes)
+		c.budget.count(c, -1, -u.size())
 	}
 }
 

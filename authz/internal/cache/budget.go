@@ -97,7 +97,7 @@ func (b *Budget) evict() {
 		overEntries := b.entries.Load() - b.maxEntries*9/10
 		switch {
 		case overBytes > 0:
-			trim(caches, overBytes, func(c *Cache) int64 { return c.bytes.Load() }, func(u *userEntry) int64 { return u.bytes })
+			trim(caches, overBytes, func(c *Cache) int64 { return c.bytes.Load() }, func(u *userEntry) int64 { return u.size() })
 		case overEntries > 0:
 			trim(caches, overEntries, func(c *Cache) int64 { return c.entries.Load() }, func(*userEntry) int64 { return 1 })
 		default:
@@ -176,7 +176,7 @@ func (c *Cache) dropUser(u *userEntry) {
 	})
 	if deleted {
 		u.gone.Store(true)
-		c.budget.count(c, -1, -u.bytes)
+		c.budget.count(c, -1, -u.size())
 	}
 }
 

@@ -110,10 +110,20 @@ type userEntry struct {
 	// shards are the kill shards of the entry's roles, each once; nil
 	// when there are more than maxUserShards (the stamp is then killsAll).
 	shards []uint8
+	// groups are the scoped roles with the scopes of each, sorted (see
+	// where.go); nil when no scoped role. memo holds merged where
+	// answers, memoBytes their size (set under Cache.mu, see remember).
+	groups    []scopeGroup
+	memo      atomic.Pointer[whereMemo]
+	memoBytes atomic.Int64
 	// next is when a membership the entry was built from starts or ends
 	// (Unix nanoseconds; 0: none will): see boundary.go.
 	next int64
 }
+
+// size is what the entry is counted as in the budget now: its own bytes
+// and what it remembered since.
+func (u *userEntry) size() int64 { return u.bytes + u.memoBytes.Load() }
 
 const noStamp = ^uint64(0)
 
@@ -170,8 +180,9 @@ func userShards(global []*roleEntry, byScope map[string][]*roleEntry) []uint8 {
 }
 
 // newUserEntry returns the entry for user with these roles, its merged
-// set and its size filled in.
-func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEntry) *userEntry {
+// set, scope groups and size filled in. prev is the entry it refreshes
+// (the same memberships), or nil.
+func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEntry, prev *userEntry) *userEntry {
 	u := &userEntry{name: name, global: global, byScope: byScope}
 	m := mergeUser(global)
 	u.perms, u.more = m.first, m.more
@@ -180,6 +191,13 @@ func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEn
 		u.bytes += int64(len(s)) + userBytes/4 + refBytes*int64(len(rs))
 	}
 	u.shards = userShards(global, byScope)
+	var prevGroups []scopeGroup
+	if prev != nil {
+		prevGroups = prev.groups
+	}
+	groups, gb := groupScopes(byScope, prevGroups)
+	u.groups = groups
+	u.bytes += gb
 	u.stamp.Store(noStamp)
 	u.seenAll.Store(noStamp)
 	return u

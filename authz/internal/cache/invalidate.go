@@ -36,7 +36,7 @@ func (c *Cache) DeleteRole(role string) {
 		if u.mentions(role) {
 			c.users.Delete(name)
 			u.gone.Store(true)
-			c.budget.count(c, -1, -u.bytes)
+			c.budget.count(c, -1, -u.size())
 		}
 		return true
 	})
@@ -50,7 +50,7 @@ func (c *Cache) InvalidateUser(user string) {
 	c.userEpoch.Add(1)
 	if old, had := c.users.LoadAndDelete(user); had {
 		old.gone.Store(true)
-		c.budget.count(c, -1, -old.bytes)
+		c.budget.count(c, -1, -old.size())
 	}
 }
 

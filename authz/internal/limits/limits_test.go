@@ -1,9 +1,11 @@
 package limits
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 )
 
 func TestWriteRateBurstThenRefused(t *testing.T) {
@@ -123,5 +125,151 @@ func TestBytes(t *testing.T) {
 	b.Give(60)
 	if err := b.Take(60); err != nil || b.Used() != 100 {
 		t.Fatalf("after giving back: %v, used %d", err, b.Used())
+	}
+}
+
+// With every slot taken, the next free slot goes to the waiting client
+// with the fewest running, whatever the order of arrival; a wait past the
+// bound is refused, and a slot handed over is taken once.
+func TestSharedIsFair(t *testing.T) {
+	s := NewShared(2, time.Second, "2 at a time of all clients")
+	bg := context.Background()
+	heavy1, err := s.Acquire(bg, "heavy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	heavy2, err := s.Acquire(bg, "heavy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := make(chan string, 2)
+	wait := func(client string) {
+		release, err := s.Acquire(bg, client)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		order <- client
+		release()
+	}
+	go wait("heavy") // first in line, but its client has two running
+	for {
+		if _, waiting := s.Running(); waiting == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	go wait("light")
+	for {
+		if _, waiting := s.Running(); waiting == 2 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	heavy1()
+	heavy1() // twice is once
+	if got := <-order; got != "light" {
+		t.Fatalf("the freed slot went to %s, want the client with none running", got)
+	}
+	if got := <-order; got != "heavy" {
+		t.Fatalf("then %s", got)
+	}
+	heavy2()
+	if running, waiting := s.Running(); running != 0 || waiting != 0 {
+		t.Fatalf("after all released: %d running, %d waiting", running, waiting)
+	}
+}
+
+func TestSharedWaitIsBounded(t *testing.T) {
+	s := NewShared(1, 50*time.Millisecond, "1 at a time of all clients")
+	bg := context.Background()
+	release, _ := s.Acquire(bg, "a")
+	start := time.Now()
+	_, err := s.Acquire(bg, "b")
+	if sec, ok := RetryAfter(err); !errors.Is(err, ErrTooMany) || !ok || sec != 1 {
+		t.Fatalf("a wait past the bound: %v, want ErrTooMany with Retry-After 1", err)
+	}
+	if took := time.Since(start); took < 50*time.Millisecond || took > 2*time.Second {
+		t.Fatalf("refused after %v, want about 50 ms", took)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, err := s.Acquire(ctx, "b"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled wait: %v", err)
+	}
+	// Resume waits as long as it takes.
+	go func() { time.Sleep(100 * time.Millisecond); release() }()
+	r, err := s.Resume(bg, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r()
+	if running, waiting := s.Running(); running != 0 || waiting != 0 {
+		t.Fatalf("%d running, %d waiting", running, waiting)
+	}
+}
+
+// Among waiters with as many running, the client that used the slots
+// least lately goes first: a client of cheap requests is not queued
+// behind one that keeps the slots busy, even while that one has nothing
+// running at the moment.
+func TestSharedPrefersTheLeastUse(t *testing.T) {
+	s := NewShared(1, time.Second, "1 at a time of all clients")
+	bg := context.Background()
+	r, _ := s.Acquire(bg, "busy")
+	time.Sleep(30 * time.Millisecond) // busy holds the slot a while
+	r()
+	other, _ := s.Acquire(bg, "third") // takes the slot; both wait now
+	order := make(chan string, 2)
+	for _, c := range []string{"busy", "light"} {
+		go func() {
+			release, err := s.Acquire(bg, c)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			order <- c
+			release()
+		}()
+		for {
+			if _, waiting := s.Running(); (c == "busy" && waiting == 1) || (c == "light" && waiting == 2) {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	other()
+	if got := <-order; got != "light" {
+		t.Fatalf("the freed slot went to %s, want the client that used it least", got)
+	}
+	<-order
+}
+
+// AcquireWait hands a client's slot that ends to its waiter, and refuses
+// after the wait when none ends; other clients are not held back.
+func TestInFlightWait(t *testing.T) {
+	f := NewInFlight(1, "X")
+	bg := context.Background()
+	r, err := f.AcquireWait(bg, "a", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := f.AcquireWait(bg, "a", 50*time.Millisecond); !errors.Is(err, ErrTooMany) || time.Since(start) < 50*time.Millisecond {
+		t.Fatalf("no slot ended: %v after %v, want a refusal after the wait", err, time.Since(start))
+	}
+	if r2, err := f.AcquireWait(bg, "b", 0); err != nil {
+		t.Fatalf("another client: %v", err)
+	} else {
+		r2()
+	}
+	go func() { time.Sleep(30 * time.Millisecond); r() }()
+	r3, err := f.AcquireWait(bg, "a", time.Second)
+	if err != nil {
+		t.Fatalf("a slot ended within the wait: %v", err)
+	}
+	r3()
+	if n := f.Tracked(); n != 0 {
+		t.Fatalf("%d clients tracked after all released", n)
 	}
 }

@@ -150,3 +150,11 @@ func CheckNames(kv ...string) error {
 	}
 	return nil
 }
+
+// Check is one question of a batch of checks (Client.CheckMany, POST
+// /api/check): does User hold Permission, in Scope when not empty.
+type Check struct {
+	User       string `json:"user"`
+	Permission string `json:"permission"`
+	Scope      string `json:"scope,omitempty"`
+}

@@ -27,16 +27,20 @@ const (
 )
 
 // errBodyTooSlow: a body that did not come at the least pace (HTTP 408).
-var errBodyTooSlow = fmt.Errorf("request body too slow: a batch body must come at %d KiB a second at least, after %v", batchBodyMinRate>>10, batchBodyGrace)
+var errBodyTooSlow = fmt.Errorf("request body too slow: a batch or check body must come at %d KiB a second at least, after %v", batchBodyMinRate>>10, batchBodyGrace)
 
-// readGated reads a batch body in open mode: in chunks, each reserved
-// through the gate before it is read into (a *limits.Refused when all
-// clients' batches hold too much), at the least pace: the connection's
+// bodyTaker reserves a body's bytes as it is read: a BatchGate, or a
+// CheckGate.
+type bodyTaker interface{ Take(n int64) error }
+
+// readGated reads a batch (or check) body in open mode: in chunks, each
+// reserved through the gate before it is read into (a *limits.Refused
+// when all clients' bodies hold too much), at the least pace: the connection's
 // read deadline is batchBodyGrace after the start plus a second per
 // batchBodyMinRate bytes read (errBodyTooSlow past it). Where the
 // connection takes no deadline (a test recorder), the body is read
 // without one.
-func readGated(c *gin.Context, gate BatchGate) (raw []byte, err error) {
+func readGated(c *gin.Context, gate bodyTaker) (raw []byte, err error) {
 	rc := http.NewResponseController(c.Writer)
 	start := time.Now()
 	due := func(read int) time.Time {

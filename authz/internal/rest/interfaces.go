@@ -32,6 +32,7 @@ type Client interface {
 	UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error)
 	ExplainPermission(ctx context.Context, user, permission string) (*rbac.Grant, error)
 	ExplainPermissionIn(ctx context.Context, scope, user, permission string) (*rbac.Grant, error)
+	CheckMany(ctx context.Context, checks []rbac.Check) ([]bool, error)
 
 	EachRole(ctx context.Context, w rbac.ListWindow, fn func([]rbac.Role) error) error
 	EachUserPermission(ctx context.Context, user string, w rbac.ListWindow, fn func([]string) error) error
@@ -72,6 +73,9 @@ type Caller interface {
 	// Fingerprint is the keyed fingerprint of the client key that the
 	// audit log records, never the key.
 	Fingerprint() string
+	// HoldsNothing reports whether the client's refusals go unaudited: in
+	// open mode, its namespace holds no row (anybody can make up keys).
+	HoldsNothing(ctx context.Context) bool
 	// ScopesOf lists the scopes where user holds scoped memberships,
 	// sorted, at most limit.
 	ScopesOf(ctx context.Context, user string, limit int) ([]string, error)
@@ -93,6 +97,9 @@ type Caller interface {
 	// CheckDescription is the rule for a role's description
 	// (rbac.ErrInvalidName when broken).
 	CheckDescription(description string) error
+	// WhereCanScopes is Client.WhereCan with the scopes as the decision
+	// cache holds them: sorted, shared, never to be modified.
+	WhereCanScopes(ctx context.Context, user, permission string) (global bool, scopes []string, err error)
 	// RunBatch decodes ops (each one JSON object of the body's
 	// "operations", as sent) and runs them in one transaction (see
 	// batch.go for the errors it returns), returning with their results
@@ -137,6 +144,21 @@ type Host interface {
 	// has no write left or a batch in flight already; with admin keys, a
 	// nil gate: nothing is bounded.
 	AdmitBatch(cl Caller) (BatchGate, error)
+	// CheckGate is asked before the body of POST /api/check is read: in
+	// open mode the gate its bytes are taken through; with admin keys,
+	// nil: nothing is bounded.
+	CheckGate() CheckGate
+}
+
+// CheckGate bounds the bytes of check bodies that all clients' requests
+// hold at once in open mode (each request holds its own client's read in
+// flight already).
+type CheckGate interface {
+	// Take reserves n more bytes of body, or returns a *limits.Refused
+	// (429) when all clients' check bodies hold too much already.
+	Take(n int64) error
+	// Release gives back what the request took; call it once.
+	Release()
 }
 
 // BatchGate takes one batch through the open mode's limits: the client's

@@ -30,17 +30,27 @@ import (
 // success that lists only part of the entries.
 type listWriter struct {
 	c       *gin.Context
+	slot    *readSlot // given back while the connection takes what is written
 	bw      *bufio.Writer
 	started bool
 	n       int
+	// open and close, when set, wrap the array in an object: data is
+	// open + entries + close (GET /api/where_can's {"global":..,"scopes":[...]}).
+	open, close string
 }
 
 func (w *listWriter) start() error {
 	w.started = true
 	w.c.Header("Content-Type", "application/json; charset=utf-8")
 	w.c.Status(http.StatusOK)
-	w.bw = bufio.NewWriterSize(w.c.Writer, 32<<10)
-	_, err := w.bw.WriteString(`{"success":true,"code":200,"message":"ok","data":[`)
+	w.bw = bufio.NewWriterSize(slotWriter{w: w.c.Writer, slot: w.slot}, 32<<10)
+	if _, err := w.bw.WriteString(`{"success":true,"code":200,"message":"ok","data":`); err != nil {
+		return err
+	}
+	if w.open == "" {
+		return w.bw.WriteByte('[')
+	}
+	_, err := w.bw.WriteString(w.open)
 	return err
 }
 
@@ -74,8 +84,9 @@ func (w *listWriter) flush() error {
 	if err := w.bw.Flush(); err != nil {
 		return err
 	}
+	w.slot.pause()
 	w.c.Writer.Flush()
-	return nil
+	return w.slot.resume()
 }
 
 // finish closes the array and the envelope.
@@ -86,7 +97,11 @@ func (w *listWriter) finish() error {
 		}
 	}
 	ts, _ := json.Marshal(middleware.Timestamp(time.Now()))
-	if _, err := w.bw.WriteString(`],"timestamp":`); err != nil {
+	end := w.close
+	if end == "" {
+		end = "]"
+	}
+	if _, err := w.bw.WriteString(end + `,"timestamp":`); err != nil {
 		return err
 	}
 	if _, err := w.bw.Write(ts); err != nil {
@@ -105,7 +120,7 @@ func (w *listWriter) finish() error {
 // aborted (http.ErrAbortHandler, which net/http and both recoveries pass
 // on), so the body stays invalid JSON instead of ending as a success.
 func (a *API) streamList(c *gin.Context, ctx context.Context, rt route, call *request) {
-	w := &listWriter{c: c}
+	w := &listWriter{c: c, slot: call.slot}
 	err := rt.stream(call, w)
 	if err == nil {
 		err = w.finish()

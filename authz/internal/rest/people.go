@@ -164,7 +164,7 @@ func allowPerson(ctx context.Context, cl Caller, rt route, user string) (fine bo
 	if ok, err := cl.UserHasPermission(ctx, user, PermAdmin); err != nil || ok {
 		return false, err
 	}
-	reads := rt.method == http.MethodGet
+	reads := rt.reads() // POST /api/check only reads too
 	if reads {
 		if ok, err := cl.UserHasPermission(ctx, user, PermRead); err != nil || ok {
 			return false, err

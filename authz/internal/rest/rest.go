@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -31,11 +32,22 @@ type Config struct {
 	// in the host's namespace (see people.go).
 	People People
 	// Reads, when set, bounds the store-reading requests (every route
-	// that is not a write) of one client in flight: Acquire is called
-	// with the client's fingerprint, and a refusal (a *limits.Refused) is
-	// answered 429 with Retry-After.
+	// that is not a write) of one client in flight: AcquireWait is called
+	// with the client's fingerprint (see readWait), and a refusal (a
+	// *limits.Refused) is answered 429 with Retry-After.
 	Reads *limits.InFlight
+	// ReadsAll, when set, bounds the store-reading requests of all
+	// clients running at once, shared fairly (limits.Shared): taken after
+	// Reads, with the client's fingerprint; a refusal is answered 429
+	// with Retry-After.
+	ReadsAll *limits.Shared
 }
+
+// readWait is how long a read of a client with Config.Reads in flight
+// waits for one of them to end before it is refused: a client sending
+// more at once is held to the pace of its own reads, instead of making the
+// process answer thousands of refusals a second.
+const readWait = 100 * time.Millisecond
 
 // API is the REST admin API, ready to register.
 type API struct {
@@ -44,6 +56,7 @@ type API struct {
 	log      *slog.Logger
 	maxBatch int
 	reads    *limits.InFlight
+	readsAll *limits.Shared
 	people   People
 }
 
@@ -56,7 +69,7 @@ func New(cfg Config) (*API, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads, people: cfg.People}, nil
+	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads, readsAll: cfg.ReadsAll, people: cfg.People}, nil
 }
 
 // Route is one route of the API with its whole chain: path-parameter
@@ -120,6 +133,7 @@ func routes() []route {
 	out = append(out, revisionRoute())
 	out = append(out, renameRoute())
 	out = append(out, usersRoute())
+	out = append(out, whereCanRoute(), checkRoute())
 	return append(out, auditRoute())
 }
 
@@ -141,6 +155,14 @@ type route struct {
 	write bool
 	// list: the route accepts ?limit=N&after=<name>.
 	list bool
+	// read marks a POST that only reads (POST /api/check): like a GET it
+	// takes ?at_least and answers no revision.
+	read bool
+	// maxBody bounds the request body; 0 is middleware.DefaultBodyLimit.
+	maxBody int64
+	// gated: in open mode the body is read through Host.CheckGate, at
+	// the least pace (POST /api/check).
+	gated bool
 	// resource names the target in the audit log, from the checked
 	// arguments; never the plaintext of a name the store keeps encrypted.
 	resource func(call *request) string
@@ -166,6 +188,12 @@ type request struct {
 	// revision is the token of the revision a write made (see wrote), for
 	// the Rolegate-Revision header of its answer.
 	revision string
+	// slot is a store-reading request's slot among all clients' reads
+	// (nil: none).
+	slot *readSlot
+	// gate bounds the body's bytes in open mode (routes with gated set);
+	// nil otherwise.
+	gate CheckGate
 }
 
 // refusal marks an error the REST layer produced itself (a bad body,
@@ -200,12 +228,22 @@ func (a *API) handler(rt route) gin.HandlerFunc {
 			}
 		}
 		if a.reads != nil && !rt.write {
-			release, err := a.reads.Acquire(cl.Fingerprint())
+			release, err := a.reads.AcquireWait(ctx, cl.Fingerprint(), readWait)
 			if err != nil {
 				a.fail(c, ctx, rt, call, err)
 				return
 			}
 			defer release()
+			if call.slot, err = takeReadSlot(ctx, a.readsAll, cl.Fingerprint()); err != nil {
+				a.fail(c, ctx, rt, call, err)
+				return
+			}
+			defer call.slot.pause()
+		}
+		if rt.gated {
+			if call.gate = a.host.CheckGate(); call.gate != nil {
+				defer call.gate.Release()
+			}
 		}
 		if err := checkQuery(c, rt); err != nil {
 			a.fail(c, ctx, rt, call, refuse(err))
@@ -267,7 +305,7 @@ func (a *API) fail(c *gin.Context, ctx context.Context, rt route, call *request,
 	status, reason := StatusOf(err)
 	var own refusal
 	ownRefusal := errors.As(err, &own)
-	if status < 500 && (ownRefusal || !rt.write) {
+	if status < 500 && (ownRefusal || !rt.write) && (call == nil || !call.cl.HoldsNothing(ctx)) {
 		fp := ""
 		if call != nil {
 			fp = call.cl.Fingerprint()
@@ -325,6 +363,9 @@ func (a *API) clientKeyAuth(rt route) gin.HandlerFunc {
 // while being read are refused, and audited, by the handler.
 func (a *API) bodyLimit(rt route) gin.HandlerFunc {
 	limit := middleware.DefaultBodyLimit
+	if rt.maxBody > 0 {
+		limit = rt.maxBody
+	}
 	inner := middleware.BodyLimit(limit)
 	return func(c *gin.Context) {
 		if c.Request.ContentLength <= limit {
@@ -335,6 +376,9 @@ func (a *API) bodyLimit(rt route) gin.HandlerFunc {
 		ctx := a.host.RequestContext(c)
 		fp := ""
 		if cl, _, err := a.caller(c); err == nil {
+			if cl.HoldsNothing(ctx) {
+				return
+			}
 			fp = cl.Fingerprint()
 		}
 		a.host.AuditRefusal(ctx, fp, rt.action, "route:"+rt.path, errBodyTooLarge)

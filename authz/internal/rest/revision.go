@@ -22,7 +22,7 @@ const RevisionHeader = "Rolegate-Revision"
 const atLeastParam = "at_least"
 
 // reads reports whether the route is a read: it accepts ?at_least.
-func (rt route) reads() bool { return rt.method == http.MethodGet }
+func (rt route) reads() bool { return rt.method == http.MethodGet || rt.read }
 
 // atLeast applies the read's ?at_least, when given: a malformed token or
 // one the store has not reached is a 400.

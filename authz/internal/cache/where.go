@@ -1,0 +1,252 @@
+package cache
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// Where a user holds a permission: globally (through a global role) and
+// in which scopes (through roles held there), answered from the same
+// entries as Allowed.
+//
+// A user entry keeps, per role it holds in some scope, the scopes where it
+// holds that role, sorted once when the entry is built (scopeGroup). The
+// answer for a permission is then one lookup per distinct scoped role,
+// not one per scope: a user in 1,000 orgs as "editor" is one lookup, and
+// the answer that sorted list itself; the lists of several granting roles
+// are merged once and remembered by the entry.
+
+// scopeGroup is one role a user holds in some scopes, and those scopes,
+// sorted and distinct. Immutable once the entry is published.
+type scopeGroup struct {
+	role   *roleEntry
+	scopes []string
+}
+
+// groupBytes is what a scope group is counted as in the budget beside its
+// scopes' headers (their bytes are the byScope keys', counted already).
+const (
+	groupBytes      = 40 // the group: role pointer and slice header
+	groupScopeBytes = 16 // one scope's string header in a group
+)
+
+// groupScopes makes the scope groups of byScope (role entries by scope):
+// the scopes of each role, sorted. prev, the groups of the entry being
+// refreshed (same memberships, some role entries replaced), lends its
+// sorted lists, so a refresh sorts nothing again. It returns the groups
+// and their size for the budget.
+func groupScopes(byScope map[string][]*roleEntry, prev []scopeGroup) ([]scopeGroup, int64) {
+	if len(byScope) == 0 {
+		return nil, 0
+	}
+	at := map[string]int{}
+	var groups []scopeGroup
+	for s, rs := range byScope {
+		for _, r := range rs {
+			i, ok := at[r.name]
+			if !ok {
+				i = len(groups)
+				at[r.name] = i
+				groups = append(groups, scopeGroup{role: r})
+			}
+			groups[i].scopes = append(groups[i].scopes, s)
+		}
+	}
+	bytes := int64(0)
+	for i := range groups {
+		g := &groups[i]
+		if j := slices.IndexFunc(prev, func(p scopeGroup) bool { return p.role.name == g.role.name }); j >= 0 && len(prev[j].scopes) == len(g.scopes) {
+			g.scopes = prev[j].scopes // the same memberships, sorted already
+		} else {
+			slices.Sort(g.scopes)
+			g.scopes = slices.Compact(g.scopes)
+		}
+		bytes += groupBytes + groupScopeBytes*int64(len(g.scopes))
+	}
+	// By role name, so that a refresh finds its lists in order and the
+	// answer is the same whichever map order built it.
+	slices.SortFunc(groups, func(a, b scopeGroup) int {
+		switch {
+		case a.role.name < b.role.name:
+			return -1
+		case a.role.name > b.role.name:
+			return 1
+		}
+		return 0
+	})
+	return groups, bytes
+}
+
+// CachedWhere is Where's hit path alone: warm is false when the answer
+// needs the store. The entry is the one Cached would answer from, under
+// the same conditions (see warmUser).
+func (c *Cache) CachedWhere(user, perm string) (global bool, scopes []string, warm bool) {
+	u, ok := c.warmUser(user)
+	if !ok {
+		return false, nil, false
+	}
+	global, scopes = c.where(u, perm)
+	return global, scopes, true
+}
+
+// Where reports whether the user holds perm through a global role, and
+// the scopes (sorted, distinct) where a role held in that scope grants
+// it, whether or not a global role does too. scopes is shared with the
+// cache: the caller must not modify it. A warm user is answered without
+// a lock or an allocation once the permission was asked of the entry
+// before (see where); a miss reads the store as Allowed does.
+func (c *Cache) Where(ctx context.Context, user, perm string) (global bool, scopes []string, err error) {
+	if global, scopes, warm := c.CachedWhere(user, perm); warm {
+		return global, scopes, nil
+	}
+	u, err := c.fresh(ctx, user)
+	if err != nil {
+		return false, nil, err
+	}
+	global, scopes = c.where(u, perm)
+	return global, scopes, nil
+}
+
+// warmUser is the entry Cached answers from, found and judged the same
+// way: in the snapshot or the map, with every role entry live (the kill
+// stamps). Cached writes these steps out for speed; whatever makes an
+// entry unfit for one warm answer must make it unfit for the other.
+func (c *Cache) warmUser(user string) (*userEntry, bool) {
+	u, ok := c.lookup(user)
+	if !ok {
+		return nil, false
+	}
+	if all := c.killsAll.Load(); u.seenAll.Load() != all {
+		if k := c.killStamp(u); u.stamp.Load() != k {
+			if !u.live() {
+				return nil, false
+			}
+			u.stamp.Store(k)
+		}
+		u.seenAll.Store(all)
+	}
+	c.touch(u)
+	return u, true
+}
+
+// whereMemo is what an entry remembers of its merged answers (see
+// where): immutable once published, replaced whole.
+type whereMemo []memoScopes
+
+type memoScopes struct {
+	perm   string
+	scopes []string
+}
+
+// maxWhereMemo is the most permissions whose merged scopes one entry
+// remembers; past it, an answer is merged each time it is asked.
+const maxWhereMemo = 8
+
+// memoItemBytes is what one remembered answer is counted as beside its
+// permission's bytes and its scopes' headers.
+const memoItemBytes = 64
+
+// where answers from the entry as it is (see Where): one lookup per scoped
+// role. When one role grants, the answer is its sorted list as built;
+// when several do, their lists merged, which the entry then remembers
+// (counted in the budget), so that asking again costs no merge.
+func (c *Cache) where(u *userEntry, perm string) (global bool, scopes []string) {
+	global = u.grants("", perm)
+	if len(u.groups) == 0 {
+		return global, nil
+	}
+	if m := u.memo.Load(); m != nil {
+		for i := range *m {
+			if (*m)[i].perm == perm {
+				return global, (*m)[i].scopes
+			}
+		}
+	}
+	var buf [maxMergeHeads][]string
+	lists := buf[:0]
+	for i := range u.groups {
+		if u.groups[i].role.allows(perm) {
+			lists = append(lists, u.groups[i].scopes)
+		}
+	}
+	switch len(lists) {
+	case 0:
+		return global, nil
+	case 1:
+		return global, lists[0]
+	}
+	scopes = mergeScopes(lists)
+	c.remember(u, perm, scopes)
+	return global, scopes
+}
+
+// remember keeps a merged answer in u while u is the user's published
+// entry, and counts it in the budget (it leaves with the entry).
+func (c *Cache) remember(u *userEntry, perm string, scopes []string) {
+	if m := u.memo.Load(); m != nil && len(*m) >= maxWhereMemo {
+		return
+	}
+	bytes := memoItemBytes + int64(len(perm)) + groupScopeBytes*int64(len(scopes))
+	c.mu.Lock()
+	cur, ok := c.users.Load(u.name)
+	kept := !c.closed && ok && cur == u
+	if kept {
+		var next whereMemo
+		if m := u.memo.Load(); m != nil {
+			if len(*m) >= maxWhereMemo || slices.ContainsFunc(*m, func(s memoScopes) bool { return s.perm == perm }) {
+				kept = false
+			}
+			next = append(next, *m...)
+		}
+		if kept {
+			next = append(next, memoScopes{perm: strings.Clone(perm), scopes: scopes})
+			u.memo.Store(&next)
+			u.memoBytes.Add(bytes)
+			c.budget.count(c, 0, bytes)
+		}
+	}
+	c.mu.Unlock()
+	if kept {
+		c.budget.settle()
+	}
+}
+
+// maxMergeHeads is the most sorted lists merged head by head; past it
+// they are appended and sorted.
+const maxMergeHeads = 8
+
+// mergeScopes merges sorted, distinct lists into one, each scope once.
+func mergeScopes(lists [][]string) []string {
+	total := 0
+	for _, l := range lists {
+		total += len(l)
+	}
+	out := make([]string, 0, total)
+	if len(lists) > maxMergeHeads {
+		for _, l := range lists {
+			out = append(out, l...)
+		}
+		slices.Sort(out)
+		return slices.Clip(slices.Compact(out))
+	}
+	var heads [maxMergeHeads]int
+	for {
+		least := ""
+		found := false
+		for k, l := range lists {
+			if heads[k] < len(l) && (!found || l[heads[k]] < least) {
+				least, found = l[heads[k]], true
+			}
+		}
+		if !found {
+			return slices.Clip(out)
+		}
+		out = append(out, least)
+		for k, l := range lists {
+			if heads[k] < len(l) && l[heads[k]] == least {
+				heads[k]++
+			}
+		}
+	}
+}
