@@ -40,7 +40,9 @@ type Reader struct {
 	// it answers. trying: a background look is under way.
 	downUntil atomic.Int64
 	trying    atomic.Bool
+	closed    atomic.Bool // no background look starts after Close
 	wg        sync.WaitGroup
+	wgMu      sync.Mutex // orders a look's start against Close
 
 	served    atomic.Uint64
 	fellBack  [observe.Fallbacks]atomic.Uint64
@@ -98,8 +100,14 @@ func (r *Reader) Served() uint64 { return r.served.Load() }
 // to the primary, for reason why.
 func (r *Reader) FellBack(why observe.Fallback) uint64 { return r.fellBack[why].Load() }
 
-// Close waits for a background look at the standby to end.
-func (r *Reader) Close() { r.wg.Wait() }
+// Close waits for a background look at the standby to end; none starts
+// after it.
+func (r *Reader) Close() {
+	r.wgMu.Lock()
+	r.closed.Store(true)
+	r.wgMu.Unlock()
+	r.wg.Wait()
+}
 
 // Read runs read where fl's reads go: on the standby when it has replayed
 // what they need, else on the primary. strict: the revision needed is the
@@ -245,6 +253,11 @@ func (r *Reader) up() bool {
 		return true
 	}
 	if time.Now().UnixNano() >= until && r.trying.CompareAndSwap(false, true) {
+		r.wgMu.Lock()
+		defer r.wgMu.Unlock()
+		if r.closed.Load() {
+			return false
+		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
