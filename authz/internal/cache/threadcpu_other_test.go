@@ -1,0 +1,8 @@
+//go:build !linux
+
+package cache
+
+import "time"
+
+// threadCPU is not known here: the benchmarks report ns/op only.
+func threadCPU() (time.Duration, bool) { return 0, false }

@@ -1,0 +1,17 @@
+//go:build linux
+
+package rest
+
+import (
+	"syscall"
+	"time"
+)
+
+// threadCPU is the CPU time the calling OS thread has used.
+func threadCPU() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
