@@ -37,15 +37,21 @@ type Authz struct {
 	migrated int  // migrations Open applied, for the startup line
 	// feed keeps the caches right when other processes write (see
 	// authz/internal/feed); the clients' handles are its followers.
-	feed     *feed.Feed
-	log      *slog.Logger
-	keys     *keyring.Keys // nil when encryption is off
-	auditKey []byte        // keys the client fingerprints in audit records
-	auditIDs *audit.IDs    // the audit records' ids as clients see them
-	clients  *xsync.MapOf[string, *Client]
-	host     *Client // the AUTH_CLIENT_KEY client; nil when unset
-	login    loginapi.Login
-	resolver middleware.Resolver
+	feed *feed.Feed
+	// reader routes the clients' reads (cache fills, lists) between the
+	// primary and a read replica, replica (nil without one; see
+	// standby.go); replicaNote describes it for the startup line.
+	reader      *feed.Reader
+	replica     *bun.DB
+	replicaNote string
+	log         *slog.Logger
+	keys        *keyring.Keys // nil when encryption is off
+	auditKey    []byte        // keys the client fingerprints in audit records
+	auditIDs    *audit.IDs    // the audit records' ids as clients see them
+	clients     *xsync.MapOf[string, *Client]
+	host        *Client // the AUTH_CLIENT_KEY client; nil when unset
+	login       loginapi.Login
+	resolver    middleware.Resolver
 	// noResolver: neither Config.Resolver nor a login provider is set, so
 	// every guarded request is 401; the first guard built says so.
 	noResolver   bool
@@ -177,7 +183,13 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.sqliteWriters = &sync.Mutex{}
 	}
 	az.feed = feed.New(feed.Config{DB: db, Followers: az.followers, Interval: cfg.RevisionCheckInterval,
-		Notifier: feed.NewNotifier(db, cfg.listenerQuiet), Log: log})
+		Liveness: cfg.LivenessTimeout, Notifier: feed.NewNotifier(db, cfg.listenerQuiet, cfg.LivenessTimeout), Log: log})
+	if err := az.openReader(ctx); err != nil {
+		if ownsDB {
+			db.Close()
+		}
+		return nil, err
+	}
 	az.bg, az.stop = context.WithCancel(context.Background())
 	az.pruner = &audit.Pruner{DB: db, Log: log, Retention: cfg.AuditRetention, MaxRecords: cfg.AuditMaxRecords,
 		Every: cfg.auditPruneEvery, Writers: az.sqliteWriters}
@@ -186,6 +198,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		m, err := newMetrics(cfg, az)
 		if err != nil {
 			az.stop()
+			az.closeReplica()
 			if ownsDB {
 				db.Close()
 			}
@@ -199,6 +212,7 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.closed.Store(true)
 		az.stop()
 		az.wg.Wait()
+		az.closeReplica()
 		if ownsDB {
 			db.Close()
 		}
@@ -277,6 +291,7 @@ func (az *Authz) Close() error {
 	if az.login != nil {
 		errs = append(errs, az.login.Close())
 	}
+	errs = append(errs, az.closeReplica())
 	if az.ownsDB {
 		errs = append(errs, az.db.Close())
 	}
@@ -423,7 +438,11 @@ func (az *Authz) logStartup(ctx context.Context) {
 			listener = "not live yet, retrying"
 		}
 	}
-	az.log.Info("rolegate opened", "store", store, "migrations_applied", az.migrated, "listener", listener)
+	attrs := []any{"store", store, "migrations_applied", az.migrated, "listener", listener}
+	if az.replicaNote != "" {
+		attrs = append(attrs, "read_replica", az.replicaNote)
+	}
+	az.log.Info("rolegate opened", attrs...)
 }
 
 // sweepOldest removes from m the least recently used values (by age, older

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/uptrace/bun"
+
 	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -182,8 +184,14 @@ var _ cache.Loader = storeLoader{}
 // UserRoles reads the user's roles globally and per scope (only the
 // scopes the user holds memberships in, so a check in any other scope
 // adds nothing to the entry), as held at at.
-func (l storeLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
-	global, byScope, next, err := storage.UserRoleSets(ctx, l.c.az.db, l.c.scopeAt(at), user)
+func (l storeLoader) UserRoles(ctx context.Context, user string, at time.Time) (global []string, byScope map[string][]string, next time.Time, err error) {
+	// Where the client's reads go: a standby that has replayed what the
+	// cache reflects, else the primary (see standby.go).
+	err = l.c.az.reader.Read(ctx, l.c.follow, false, func(ctx context.Context, db bun.IDB, _ func()) error {
+		var err error
+		global, byScope, next, err = storage.UserRoleSets(ctx, db, l.c.scopeAt(at), user)
+		return err
+	})
 	l.countError(err)
 	return global, byScope, next, storage.Classify(err)
 }
@@ -194,7 +202,12 @@ func (l storeLoader) UserRoles(ctx context.Context, user string, at time.Time) (
 // grants. All of a user's roles are read in one statement (a few for
 // thousands), not one per role.
 func (l storeLoader) RoleGrants(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
-	err := storage.RoleGrants(ctx, l.c.az.db, l.c.scopeAt(at), roles, fn)
+	err := l.c.az.reader.Read(ctx, l.c.follow, false, func(ctx context.Context, db bun.IDB, hand func()) error {
+		return storage.RoleGrants(ctx, db, l.c.scopeAt(at), roles, func(role string, sources []string, grants [][]string, next time.Time) error {
+			hand()
+			return fn(role, sources, grants, next)
+		})
+	})
 	if err != nil {
 		l.countError(err)
 		return storage.Classify(err)

@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/uptrace/bun"
+
 	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
@@ -200,7 +202,9 @@ func (c *Client) HasMembership(ctx context.Context, user, role string) (bool, er
 	if err := checkNames("user", user, "role", role); err != nil {
 		return false, err
 	}
-	return storage.HasMembership(ctx, c.az.db, c.scope, "", user, role)
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) (bool, error) {
+		return storage.HasMembership(ctx, db, c.scope, "", user, role)
+	})
 }
 
 // HasPermission reports whether the role holds the permission.
@@ -209,7 +213,9 @@ func (c *Client) HasPermission(ctx context.Context, role, name string) (bool, er
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return storage.HasPermission(ctx, c.az.db, c.scope, role, name, false)
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) (bool, error) {
+		return storage.HasPermission(ctx, db, c.scope, role, name, false)
+	})
 }
 
 // GetUserPermissions lists the permissions the user holds through any role.
@@ -218,7 +224,7 @@ func (c *Client) GetUserPermissions(ctx context.Context, user string) ([]string,
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.PermissionsOfUser, user)
+	return c.names(ctx, storage.PermissionsOfUser, user)
 }
 
 // GetUserRoles lists the roles the user is a member of.
@@ -227,7 +233,7 @@ func (c *Client) GetUserRoles(ctx context.Context, user string) ([]string, error
 	if err := checkNames("user", user); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.RolesOfUser, user)
+	return c.names(ctx, storage.RolesOfUser, user)
 }
 
 // GetRoleMembers lists a role's members; ErrRoleNotFound when it does not
@@ -237,7 +243,7 @@ func (c *Client) GetRoleMembers(ctx context.Context, role string) ([]string, err
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.MembersOfRole, role)
+	return c.names(ctx, storage.MembersOfRole, role)
 }
 
 // GetPermissions lists a role's permissions; ErrRoleNotFound when it does
@@ -247,7 +253,7 @@ func (c *Client) GetPermissions(ctx context.Context, role string) ([]string, err
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.PermissionsOfRole, role)
+	return c.names(ctx, storage.PermissionsOfRole, role)
 }
 
 // WhichUsersCan lists the users holding the permission through any role.
@@ -256,7 +262,7 @@ func (c *Client) WhichUsersCan(ctx context.Context, name string) ([]string, erro
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.UsersWithPermission, name)
+	return c.names(ctx, storage.UsersWithPermission, name)
 }
 
 // WhichRolesCan lists the roles holding the permission.
@@ -265,12 +271,14 @@ func (c *Client) WhichRolesCan(ctx context.Context, name string) ([]string, erro
 	if err := checkNames("permission", name); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.RolesWithPermission, name)
+	return c.names(ctx, storage.RolesWithPermission, name)
 }
 
 // Roles lists every role of the client with its description.
 func (c *Client) Roles(ctx context.Context) ([]Role, error) {
-	rows, err := storage.ListRoles(ctx, c.az.db, c.scope)
+	rows, err := readValue(ctx, c, func(ctx context.Context, db bun.IDB) ([]storage.Role, error) {
+		return storage.ListRoles(ctx, db, c.scope)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +401,7 @@ func (c *Client) GetParents(ctx context.Context, role string) ([]string, error) 
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.ParentsOfRole, role)
+	return c.names(ctx, storage.ParentsOfRole, role)
 }
 
 // GetEffectivePermissions lists the permissions role holds, its own and
@@ -402,7 +410,7 @@ func (c *Client) GetEffectivePermissions(ctx context.Context, role string) ([]st
 	if err := checkNames("role", role); err != nil {
 		return nil, err
 	}
-	return storage.Names(ctx, c.az.db, c.scope, storage.EffectivePermissionsOfRole, role)
+	return c.names(ctx, storage.EffectivePermissionsOfRole, role)
 }
 
 // HasEffectivePermission reports whether role holds the permission, its
@@ -411,7 +419,9 @@ func (c *Client) HasEffectivePermission(ctx context.Context, role, name string) 
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return false, err
 	}
-	return storage.HasPermission(ctx, c.az.db, c.scope, role, name, true)
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) (bool, error) {
+		return storage.HasPermission(ctx, db, c.scope, role, name, true)
+	})
 }
 
 func inheritResource(role, parent string) string { return "inheritance:" + role + "/" + parent }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/uptrace/bun"
+
 	"github.com/rolegate/rolegate/authz/internal/limits"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/authz/internal/rest"
@@ -145,12 +147,14 @@ const roleWindow = 100
 func (c *Client) EachRole(ctx context.Context, w ListWindow, fn func([]Role) error) error {
 	win := c.window(w)
 	win.Window = min(win.Window, roleWindow)
-	return storage.EachRole(ctx, c.az.db, c.scope, win, func(rows []storage.Role) error {
+	return readPages(ctx, c, func(rows []storage.Role) error {
 		page := make([]Role, len(rows))
 		for i, r := range rows {
 			page[i] = Role{Role: r.Name, Description: r.Description}
 		}
 		return fn(page)
+	}, func(ctx context.Context, db bun.IDB, fn func([]storage.Role) error) error {
+		return storage.EachRole(ctx, db, c.scope, win, fn)
 	})
 }
 
@@ -158,7 +162,9 @@ func (c *Client) EachRole(ctx context.Context, w ListWindow, fn func([]Role) err
 // memberships (GetUserPermissions).
 func (c *Client) EachUserPermission(ctx context.Context, user string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("user", user, func(user string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.PermissionsOfUser, "", user, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.PermissionsOfUser, "", user, c.window(w), fn)
+		})
 	})
 }
 
@@ -166,14 +172,18 @@ func (c *Client) EachUserPermission(ctx context.Context, user string, w ListWind
 // (GetUserPermissionsIn).
 func (c *Client) EachUserPermissionIn(ctx context.Context, scope, user string, w ListWindow, fn func([]string) error) error {
 	return c.eachScoped(scope, "user", user, func(scope, user string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.PermissionsOfUser, scope, user, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.PermissionsOfUser, scope, user, c.window(w), fn)
+		})
 	})
 }
 
 // EachUserRole reads the roles user is a global member of (GetUserRoles).
 func (c *Client) EachUserRole(ctx context.Context, user string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("user", user, func(user string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.RolesOfUser, "", user, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.RolesOfUser, "", user, c.window(w), fn)
+		})
 	})
 }
 
@@ -181,12 +191,14 @@ func (c *Client) EachUserRole(ctx context.Context, user string, w ListWindow, fn
 // (GetUserRolesIn).
 func (c *Client) EachUserRoleIn(ctx context.Context, scope, user string, w ListWindow, fn func([]ScopedRole) error) error {
 	return c.eachScoped(scope, "user", user, func(scope, user string) error {
-		return storage.EachMember(ctx, c.az.db, c.scope, storage.RolesOfUser, scope, user, c.window(w), func(m []storage.Member) error {
+		return readPages(ctx, c, func(m []storage.Member) error {
 			page := make([]ScopedRole, len(m))
 			for i, e := range m {
 				page[i] = ScopedRole{Role: e.Name, Scope: e.Scope}
 			}
 			return fn(page)
+		}, func(ctx context.Context, db bun.IDB, fn func([]storage.Member) error) error {
+			return storage.EachMember(ctx, db, c.scope, storage.RolesOfUser, scope, user, c.window(w), fn)
 		})
 	})
 }
@@ -195,7 +207,9 @@ func (c *Client) EachUserRoleIn(ctx context.Context, scope, user string, w ListW
 // does not exist (GetPermissions).
 func (c *Client) EachRolePermission(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.PermissionsOfRole, "", role, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.PermissionsOfRole, "", role, c.window(w), fn)
+		})
 	})
 }
 
@@ -203,7 +217,9 @@ func (c *Client) EachRolePermission(ctx context.Context, role string, w ListWind
 // ErrRoleNotFound when it does not exist (GetEffectivePermissions).
 func (c *Client) EachEffectivePermission(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.EffectivePermissionsOfRole, "", role, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.EffectivePermissionsOfRole, "", role, c.window(w), fn)
+		})
 	})
 }
 
@@ -211,7 +227,9 @@ func (c *Client) EachEffectivePermission(ctx context.Context, role string, w Lis
 // does not exist (GetRoleMembers).
 func (c *Client) EachRoleMember(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.MembersOfRole, "", role, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.MembersOfRole, "", role, c.window(w), fn)
+		})
 	})
 }
 
@@ -219,14 +237,18 @@ func (c *Client) EachRoleMember(ctx context.Context, role string, w ListWindow, 
 // (GetRoleMembersIn).
 func (c *Client) EachRoleMemberIn(ctx context.Context, scope, role string, w ListWindow, fn func([]ScopedUser) error) error {
 	return c.eachScoped(scope, "role", role, func(scope, role string) error {
-		return storage.EachMember(ctx, c.az.db, c.scope, storage.MembersOfRole, scope, role, c.window(w), scopedUserPages(fn))
+		return readPages(ctx, c, scopedUserPages(fn), func(ctx context.Context, db bun.IDB, fn func([]storage.Member) error) error {
+			return storage.EachMember(ctx, db, c.scope, storage.MembersOfRole, scope, role, c.window(w), fn)
+		})
 	})
 }
 
 // EachWhichRoleCan reads the roles granted the permission (WhichRolesCan).
 func (c *Client) EachWhichRoleCan(ctx context.Context, name string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("permission", name, func(name string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.RolesWithPermission, "", name, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.RolesWithPermission, "", name, c.window(w), fn)
+		})
 	})
 }
 
@@ -234,7 +256,9 @@ func (c *Client) EachWhichRoleCan(ctx context.Context, name string, w ListWindow
 // memberships (WhichUsersCan).
 func (c *Client) EachWhichUserCan(ctx context.Context, name string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("permission", name, func(name string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.UsersWithPermission, "", name, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.UsersWithPermission, "", name, c.window(w), fn)
+		})
 	})
 }
 
@@ -242,7 +266,9 @@ func (c *Client) EachWhichUserCan(ctx context.Context, name string, w ListWindow
 // (WhichUsersCanIn).
 func (c *Client) EachWhichUserCanIn(ctx context.Context, scope, name string, w ListWindow, fn func([]ScopedUser) error) error {
 	return c.eachScoped(scope, "permission", name, func(scope, name string) error {
-		return storage.EachMember(ctx, c.az.db, c.scope, storage.UsersWithPermission, scope, name, c.window(w), scopedUserPages(fn))
+		return readPages(ctx, c, scopedUserPages(fn), func(ctx context.Context, db bun.IDB, fn func([]storage.Member) error) error {
+			return storage.EachMember(ctx, db, c.scope, storage.UsersWithPermission, scope, name, c.window(w), fn)
+		})
 	})
 }
 
@@ -250,7 +276,9 @@ func (c *Client) EachWhichUserCanIn(ctx context.Context, scope, name string, w L
 // when it does not exist (GetParents).
 func (c *Client) EachParent(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.ParentsOfRole, "", role, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.ParentsOfRole, "", role, c.window(w), fn)
+		})
 	})
 }
 
@@ -258,7 +286,9 @@ func (c *Client) EachParent(ctx context.Context, role string, w ListWindow, fn f
 // of EachParent; ErrRoleNotFound when it does not exist.
 func (c *Client) EachChild(ctx context.Context, role string, w ListWindow, fn func([]string) error) error {
 	return c.eachName("role", role, func(role string) error {
-		return storage.Each(ctx, c.az.db, c.scope, storage.ChildrenOfRole, "", role, c.window(w), fn)
+		return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+			return storage.Each(ctx, db, c.scope, storage.ChildrenOfRole, "", role, c.window(w), fn)
+		})
 	})
 }
 
@@ -271,12 +301,14 @@ func (c *Client) EachScopedMembership(ctx context.Context, w ScopedWindow, fn fu
 			Role: middleware.NormalizeName(m.Role)}
 	}
 	win := storage.ScopedWindow{After: norm(w.After), Limit: w.Limit, Window: listWindow, Only: norm(w.Only)}
-	return storage.EachScopedMembership(ctx, c.az.db, c.scope, win, func(rows []storage.ScopedMembership) error {
+	return readPages(ctx, c, func(rows []storage.ScopedMembership) error {
 		page := make([]ScopedMembership, len(rows))
 		for i, m := range rows {
 			page[i] = ScopedMembership{User: m.User, Role: m.Role, Scope: m.Scope}
 		}
 		return fn(page)
+	}, func(ctx context.Context, db bun.IDB, fn func([]storage.ScopedMembership) error) error {
+		return storage.EachScopedMembership(ctx, db, c.scope, win, fn)
 	})
 }
 
@@ -287,7 +319,9 @@ func (c *Client) GetRole(ctx context.Context, role string) (Role, error) {
 	if err := checkNames("role", role); err != nil {
 		return Role{}, err
 	}
-	r, err := storage.GetRole(ctx, c.az.db, c.scope, role)
+	r, err := readValue(ctx, c, func(ctx context.Context, db bun.IDB) (storage.Role, error) {
+		return storage.GetRole(ctx, db, c.scope, role)
+	})
 	if err != nil {
 		return Role{}, err
 	}
@@ -316,7 +350,11 @@ func (c *Client) roleDetail(ctx context.Context, role string, describe bool) (Ro
 	if err := checkNames("role", role); err != nil {
 		return Role{}, RoleCounts{}, err
 	}
-	r, n, err := storage.RoleDetail(ctx, c.az.db, c.scope, role, describe)
+	var n storage.RoleCounts
+	r, err := readValue(ctx, c, func(ctx context.Context, db bun.IDB) (r storage.Role, err error) {
+		r, n, err = storage.RoleDetail(ctx, db, c.scope, role, describe)
+		return r, err
+	})
 	if err != nil {
 		return Role{}, RoleCounts{}, err
 	}
@@ -381,14 +419,18 @@ func scopedUserPages(fn func([]ScopedUser) error) func([]storage.Member) error {
 // EachUser reads the users that hold at least one membership, global or
 // scoped, sorted, window by window (GET /api/users).
 func (c *Client) EachUser(ctx context.Context, w ListWindow, fn func([]string) error) error {
-	return storage.Each(ctx, c.az.db, c.scope, storage.UsersWithMembership, "", "", c.window(w), fn)
+	return readPages(ctx, c, fn, func(ctx context.Context, db bun.IDB, fn func([]string) error) error {
+		return storage.Each(ctx, db, c.scope, storage.UsersWithMembership, "", "", c.window(w), fn)
+	})
 }
 
 // CountRoles counts the client's roles whose names start with prefix (""
 // for every role), in one read: the total beside a page of EachRole (the
 // X-Total-Count of GET /api/roles).
 func (c *Client) CountRoles(ctx context.Context, prefix string) (int, error) {
-	return storage.Roles.Count(ctx, c.az.db, c.scope, middleware.NormalizeName(prefix))
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) (int, error) {
+		return storage.Roles.Count(ctx, db, c.scope, middleware.NormalizeName(prefix))
+	})
 }
 
 // CountUsers counts the users EachUser lists whose names start with
@@ -398,7 +440,9 @@ func (c *Client) CountRoles(ctx context.Context, prefix string) (int, error) {
 // rotation, a user whose memberships are stored under both keys counts
 // twice until the rotation's pass has reached it.
 func (c *Client) CountUsers(ctx context.Context, prefix string) (int, error) {
-	return storage.UsersWithMembership.Count(ctx, c.az.db, c.scope, middleware.NormalizeName(prefix))
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) (int, error) {
+		return storage.UsersWithMembership.Count(ctx, db, c.scope, middleware.NormalizeName(prefix))
+	})
 }
 
 // RateLimitError is the error of a write refused by the open mode's write

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -42,6 +43,15 @@ type Config struct {
 	PostgreSQLURL string
 	// SQLitePath is the SQLite file.
 	SQLitePath string
+	// PostgreSQLReadURL names a hot standby of the PostgreSQL primary
+	// (postgres://...): cache fills and list reads go to it once it has
+	// replayed the revision they need, else to the primary; writes,
+	// migrations, locks, revision reads and LISTEN stay on the primary.
+	// Empty: every read on the primary. See docs/replicas.md.
+	PostgreSQLReadURL string
+	// PostgreSQLReadWait is how long a read waits for the standby to
+	// replay the revision it needs before it goes to the primary.
+	PostgreSQLReadWait time.Duration
 
 	// JWTSecretKey signs session tokens. At least 32 bytes when set.
 	// Empty: one is generated and kept in the store sealed under the
@@ -206,6 +216,14 @@ type Config struct {
 	// RevisionCheckInterval is how often the cache compares its revisions
 	// with the store, catching changes whose notification was lost.
 	RevisionCheckInterval time.Duration
+	// LivenessTimeout bounds how long a connection may leave rolegate
+	// without an answer before it is taken for lost: the revision check
+	// (past it every cache is flushed, so that with a stalled store the
+	// cache answers for at most RevisionCheckInterval plus this, and
+	// guards then fail closed), the change listener's own ping (past it
+	// the listener reconnects) and each round trip to the read replica
+	// (past it the read goes to the primary).
+	LivenessTimeout time.Duration
 	// Consistency is "" (ConsistencyDefault: checks answer from the cache,
 	// which other replicas' changes reach within the window stated in
 	// docs/replicas.md) or "strict" (ConsistencyStrict: every check first
@@ -425,7 +443,12 @@ func (c Config) problems() []error {
 	}
 	errs = append(errs, c.observabilityProblems()...)
 	errs = append(errs, c.consistencyProblems()...)
-	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 ||
+	if c.PostgreSQLReadURL != "" {
+		if u, err := url.Parse(c.PostgreSQLReadURL); err != nil || (!strings.EqualFold(u.Scheme, "postgres") && !strings.EqualFold(u.Scheme, "postgresql")) {
+			errs = append(errs, errors.New("AUTH_POSTGRESQL_READ_URL is not a postgres:// URL"))
+		}
+	}
+	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 || c.LivenessTimeout < 0 || c.PostgreSQLReadWait < 0 ||
 		c.MaxRowsPerClient < 0 || c.MaxBytesPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.MaxReadsRunning < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/uptrace/bun"
+
 	"github.com/rolegate/rolegate/storage"
 )
 
@@ -30,7 +32,12 @@ func (c *Client) ExplainPermissionIn(ctx context.Context, scope, user, permissio
 // explain searches breadth first from the user's memberships upwards along
 // inheritance, to the first role granted the permission.
 func (c *Client) explain(ctx context.Context, scope, user, permission string) (*Grant, error) {
-	db := c.az.db
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) (*Grant, error) {
+		return c.explainOn(ctx, db, scope, user, permission)
+	})
+}
+
+func (c *Client) explainOn(ctx context.Context, db bun.IDB, scope, user, permission string) (*Grant, error) {
 	members, err := storage.Members(ctx, db, c.scope, storage.RolesOfUser, scope, user)
 	if err != nil || len(members) == 0 {
 		return nil, err
@@ -49,7 +56,7 @@ func (c *Client) explain(ctx context.Context, scope, user, permission string) (*
 	for i, m := range members {
 		roles[i] = m.Name
 	}
-	chain, from, err := c.grantPath(ctx, roles, permission)
+	chain, from, err := c.grantPath(ctx, db, roles, permission)
 	if err != nil || chain == nil {
 		return nil, err
 	}
@@ -66,16 +73,17 @@ func (c *Client) ExplainRolePermission(ctx context.Context, role, permission str
 	if err := checkNames("role", role, "permission", permission); err != nil {
 		return nil, err
 	}
-	chain, _, err := c.grantPath(ctx, []string{role}, permission)
-	return chain, err
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) ([]string, error) {
+		chain, _, err := c.grantPath(ctx, db, []string{role}, permission)
+		return chain, err
+	})
 }
 
 // grantPath searches breadth first from the starting roles upwards along
 // inheritance, to the first role granted the permission. It returns the
 // chain from a starting role to that role, and which starting role it
 // begins with; a nil chain when none holds the permission.
-func (c *Client) grantPath(ctx context.Context, starts []string, permission string) ([]string, int, error) {
-	db := c.az.db
+func (c *Client) grantPath(ctx context.Context, db bun.IDB, starts []string, permission string) ([]string, int, error) {
 	granting, err := storage.Names(ctx, db, c.scope, storage.RolesGrantedPermission, permission)
 	if err != nil || len(granting) == 0 {
 		return nil, 0, err

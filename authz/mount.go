@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun"
 
 	"github.com/rolegate/rolegate/authz/internal/rest"
 	"github.com/rolegate/rolegate/console"
@@ -394,7 +395,9 @@ func (c restCaller) HostNamespace() bool {
 	return c.az.host != nil && c.az.host.scope.NS == c.scope.NS
 }
 func (c restCaller) ScopesOf(ctx context.Context, user string, limit int) ([]string, error) {
-	return storage.ScopesOfUser(ctx, c.az.db, c.scope, user, limit)
+	return readValue(ctx, c.Client, func(ctx context.Context, db bun.IDB) ([]string, error) {
+		return storage.ScopesOfUser(ctx, db, c.scope, user, limit)
+	})
 }
 func (c restCaller) AuditUser(user string) string            { return c.scope.AuditUser(user) }
 func (c restCaller) AuditPermission(name string) string      { return c.scope.AuditPermission(name) }

@@ -73,7 +73,11 @@ func newMetrics(cfg Config, az *Authz) (*meters, error) {
 	for o := range outcomes {
 		outcomes[o] = middleware.GuardOutcome(o).String()
 	}
-	o, err := observe.Start(cfg.Observer, outcomes, az.cacheBudget.Used, az.feed.Live)
+	r := observe.Readings{CacheEntries: az.cacheBudget.Used, ListenerUp: az.feed.Live}
+	if az.reader.Standby() {
+		r.StandbyReads, r.StandbyFallbacks = az.reader.Served, az.reader.FellBack
+	}
+	o, err := observe.Start(cfg.Observer, outcomes, r)
 	if err != nil {
 		return nil, err
 	}

@@ -315,7 +315,7 @@ func setMinus(a, b []string) []string {
 // included (drop them for a policy that leaves memberships alone).
 // Applying it to the same store changes nothing.
 func (c *Client) ExportPolicy(ctx context.Context) (Policy, error) {
-	return c.readPolicy(ctx, c.az.db)
+	return readValue(ctx, c, c.readPolicy)
 }
 
 func (c *Client) readPolicy(ctx context.Context, db bun.IDB) (Policy, error) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/uptrace/bun"
+
 	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -51,7 +53,9 @@ func (c *Client) HasMembershipIn(ctx context.Context, scope, user, role string) 
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
 		return false, err
 	}
-	return storage.HasMembership(ctx, c.az.db, c.scope, scope, user, role)
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) (bool, error) {
+		return storage.HasMembership(ctx, db, c.scope, scope, user, role)
+	})
 }
 
 // GetUserRolesIn lists user's roles globally and in scope.
@@ -59,7 +63,7 @@ func (c *Client) GetUserRolesIn(ctx context.Context, scope, user string) ([]Scop
 	if err := checkNames("scope", scope, "user", user); err != nil {
 		return nil, err
 	}
-	m, err := storage.Members(ctx, c.az.db, c.scope, storage.RolesOfUser, scope, user)
+	m, err := c.members(ctx, storage.RolesOfUser, scope, user)
 	if err != nil {
 		return nil, err
 	}
@@ -76,15 +80,17 @@ func (c *Client) GetUserPermissionsIn(ctx context.Context, scope, user string) (
 	if err := checkNames("scope", scope, "user", user); err != nil {
 		return nil, err
 	}
-	_, global, err := storage.UserGrants(ctx, c.az.db, c.scope, "", user)
-	if err != nil {
-		return nil, err
-	}
-	_, scoped, err := storage.UserGrants(ctx, c.az.db, c.scope, scope, user)
-	if err != nil {
-		return nil, err
-	}
-	return mergeSorted(global, scoped), nil
+	return readValue(ctx, c, func(ctx context.Context, db bun.IDB) ([]string, error) {
+		_, global, err := storage.UserGrants(ctx, db, c.scope, "", user)
+		if err != nil {
+			return nil, err
+		}
+		_, scoped, err := storage.UserGrants(ctx, db, c.scope, scope, user)
+		if err != nil {
+			return nil, err
+		}
+		return mergeSorted(global, scoped), nil
+	})
 }
 
 // GetRoleMembersIn lists role's members globally and in scope;
@@ -93,7 +99,7 @@ func (c *Client) GetRoleMembersIn(ctx context.Context, scope, role string) ([]Sc
 	if err := checkNames("scope", scope, "role", role); err != nil {
 		return nil, err
 	}
-	m, err := storage.Members(ctx, c.az.db, c.scope, storage.MembersOfRole, scope, role)
+	m, err := c.members(ctx, storage.MembersOfRole, scope, role)
 	return scopedUsers(m), err
 }
 
@@ -103,7 +109,7 @@ func (c *Client) WhichUsersCanIn(ctx context.Context, scope, name string) ([]Sco
 	if err := checkNames("scope", scope, "permission", name); err != nil {
 		return nil, err
 	}
-	m, err := storage.Members(ctx, c.az.db, c.scope, storage.UsersWithPermission, scope, name)
+	m, err := c.members(ctx, storage.UsersWithPermission, scope, name)
 	return scopedUsers(m), err
 }
 

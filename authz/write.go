@@ -208,6 +208,9 @@ func (c *Client) committed(ctx context.Context, ch change, w written) (settle bo
 	if !w.changed {
 		return settle
 	}
+	// Before anything is dropped: a cache fill that starts after the drop
+	// reads at least this revision, from a read replica too.
+	c.follow.Require(w.rev)
 	if ch.many || ch.action[:3] == "add" {
 		c.held.Store(true) // see holdsNothing
 	}

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"sync"
+
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
 )
@@ -19,6 +21,10 @@ const (
 	// SingleWriter: one write transaction at a time for the whole store
 	// (SQLite's database lock), whichever client it is for.
 	SingleWriter
+	// Standby: the store is a hot standby of another (PostgreSQL in
+	// recovery, found by OpenReplica): it answers reads of what it has
+	// replayed so far, and takes no write, no lock and no LISTEN.
+	Standby
 )
 
 // features is what each dialect's store can do.
@@ -27,7 +33,21 @@ var features = map[dialect.Name]Feature{
 	dialect.SQLite: SingleWriter,
 }
 
+// standbys are the handles OpenReplica found to be standbys. What a
+// server can do depends on the server, not only on its dialect; a handle
+// keeps its server.
+var standbys sync.Map // *bun.DB -> struct{}
+
+// standbyLoses is what a standby cannot do of what its dialect can.
+const standbyLoses = Listen
+
 // Has reports whether db's store has the feature.
 func Has(db bun.IDB, f Feature) bool {
-	return features[db.Dialect().Name()]&f != 0
+	fs := features[db.Dialect().Name()]
+	if d, ok := db.(*bun.DB); ok {
+		if _, ok := standbys.Load(d); ok {
+			fs = fs&^standbyLoses | Standby
+		}
+	}
+	return fs&f != 0
 }

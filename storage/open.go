@@ -173,14 +173,16 @@ func resolve(cfg Config) (kind, target string, err error) {
 	}
 }
 
-func openPostgres(dsn string, params map[string]any) (*bun.DB, error) {
+func openPostgres(dsn string, params map[string]any, extra ...pgdriver.Option) (*bun.DB, error) {
 	if _, err := url.Parse(dsn); err != nil {
 		return nil, errors.New("storage: the PostgreSQL URL is not a valid URL")
 	}
 	opts := []pgdriver.Option{pgdriver.WithApplicationName("rolegate")}
 	// The URL comes after the defaults, so its application_name and
 	// timeouts win.
-	opts = append(opts, pgdriver.WithDialTimeout(3*time.Second), pgdriver.WithDSN(dsn))
+	opts = append(opts, pgdriver.WithDialTimeout(3*time.Second))
+	opts = append(opts, extra...)
+	opts = append(opts, pgdriver.WithDSN(dsn))
 	if len(params) > 0 {
 		opts = append(opts, pgdriver.WithConnParams(params))
 	}

@@ -145,6 +145,21 @@ func newMeters(reg prometheus.Registerer, r observe.Readings) (*meters, error) {
 		return 0
 	}))
 	m.reconnects = counter("rolegate_change_listener_reconnects_total", "Times the change listener connected again after losing its connection.")
+	if r.StandbyReads != nil && r.StandbyFallbacks != nil {
+		// With a read replica only (AUTH_POSTGRESQL_READ_URL): the
+		// counts are kept where reads are routed, and read here.
+		m.collectors = append(m.collectors, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "rolegate_standby_reads_total",
+			Help: "Reads (cache fills, lists) the read replica answered, once it had replayed the revision they needed.",
+		}, func() float64 { return float64(r.StandbyReads()) }))
+		for why, label := range observe.FallbackLabels {
+			m.collectors = append(m.collectors, prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name:        "rolegate_standby_fallbacks_total",
+				Help:        "Reads that could have gone to the read replica and went to the primary, by reason: behind (it had not replayed what they needed within AUTH_POSTGRESQL_READ_WAIT), down (not answering lately), busy (every connection in use), failed (it failed the read, run again on the primary).",
+				ConstLabels: prometheus.Labels{"reason": label},
+			}, func() float64 { return float64(r.StandbyFallbacks(observe.Fallback(why))) }))
+		}
+	}
 	lag := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "rolegate_revision_lag",
 		Help: "Revisions of other replicas a client's cache had not yet reflected when a revision check (a notification, or the periodic check) found it behind.",

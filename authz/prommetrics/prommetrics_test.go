@@ -98,3 +98,37 @@ func TestObserverRegistries(t *testing.T) {
 		t.Error("own registry without the Go collector")
 	}
 }
+
+// With a read replica the standby's counts are served, the fallbacks by
+// reason; without one, neither metric exists.
+func TestObserverStandby(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	r := readings()
+	r.StandbyReads = func() uint64 { return 41 }
+	r.StandbyFallbacks = func(why observe.Fallback) uint64 { return uint64(why) + 1 }
+	m, err := New(reg).Start(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	m.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))
+	body := w.Body.String()
+	for _, want := range []string{"rolegate_standby_reads_total 41", `rolegate_standby_fallbacks_total{reason="behind"} 1`,
+		`rolegate_standby_fallbacks_total{reason="down"} 2`, `rolegate_standby_fallbacks_total{reason="busy"} 3`,
+		`rolegate_standby_fallbacks_total{reason="failed"} 4`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("%q not served:\n%s", want, body)
+		}
+	}
+	m.Stop()
+	m, err = New(reg).Start(readings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	w = httptest.NewRecorder()
+	m.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))
+	if strings.Contains(w.Body.String(), "rolegate_standby") {
+		t.Error("standby metrics without a standby")
+	}
+}

@@ -142,6 +142,7 @@ type envelope struct {
 type response struct {
 	status int
 	body   []byte
+	header http.Header
 	err    error
 }
 
@@ -161,7 +162,7 @@ func (c *client) do(method, path, user string) response {
 	if err != nil {
 		return response{err: err}
 	}
-	if strings.HasPrefix(path, "/api/") {
+	if strings.HasPrefix(path, "/api/") || path == "/metrics" {
 		req.Header.Set("Authorization", "Bearer "+c.key)
 	}
 	if user != "" {
@@ -173,7 +174,7 @@ func (c *client) do(method, path, user string) response {
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return response{status: resp.StatusCode, body: body, err: err}
+	return response{status: resp.StatusCode, body: body, header: resp.Header, err: err}
 }
 
 // errorEnvelope says what is wrong with r as a DESIGN.md error envelope

@@ -24,6 +24,7 @@ type pgServer struct {
 	log  string
 	port int
 	cred *syscall.Credential // nil: run as ourselves
+	opts string              // further server options (-c name=value ...)
 }
 
 // findPGBin returns the folder of initdb and pg_ctl: PATH first, then the
@@ -133,7 +134,7 @@ func (s *pgServer) start() error {
 		}
 		s.port = p
 	}
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", s.port, s.sock)
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 %s", s.port, s.sock, s.opts)
 	out, err := s.run("pg_ctl", "-D", s.data, "-l", s.log, "-o", opts, "-w", "-t", "30", "start")
 	if err != nil {
 		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, s.tail(20))

@@ -30,6 +30,7 @@ func (f *Feed) CatchUp(ctx context.Context, fl *Follower, want int64) (int64, er
 	if want >= 0 && known >= want {
 		return known, nil
 	}
+	mark := fl.mark()
 	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	rev, err := storage.Revision(qctx, f.db, fl.Scope.NS)
@@ -43,6 +44,7 @@ func (f *Feed) CatchUp(ctx context.Context, fl *Follower, want int64) (int64, er
 		f.meter.Lag(f.dropChanged(qctx, fl, known, rev))
 		fl.caughtUp(known, rev)
 	}
+	fl.followSince(mark)
 	return fl.known.Load(), nil
 }
 

@@ -44,6 +44,8 @@ type Follower struct {
 	// other writers changed; a write of this process moves it on by its
 	// own revisions when they follow known directly (Feed.Committed).
 	known atomic.Int64
+	// replica: what reads from a standby need (see readreplica.go).
+	replica replica
 }
 
 // Known is the revision up to which the cache reflects every change.
@@ -82,10 +84,15 @@ type Config struct {
 	DB *bun.DB
 	// Followers yields every client whose cache the feed keeps right.
 	Followers func(yield func(*Follower) bool)
-	// Notifier delivers the store's cues; nil: NewNotifier(DB, 0).
+	// Notifier delivers the store's cues; nil: NewNotifier(DB, 0, Liveness).
 	Notifier Notifier
 	// Interval is the period of the revision check.
 	Interval time.Duration
+	// Liveness bounds a revision check's read of the store (0: 1 s): a
+	// store that does not answer within it is taken for lost, and every
+	// cache is flushed, so that a stalled connection ends the cache's
+	// answers within Interval plus Liveness.
+	Liveness time.Duration
 	// Meter counts drops, store errors, lag and reconnections; nil counts
 	// nothing.
 	Meter *observe.Meters
@@ -99,6 +106,7 @@ type Feed struct {
 	followers func(yield func(*Follower) bool)
 	notifier  Notifier
 	interval  time.Duration
+	liveness  time.Duration
 	meter     *observe.Meters
 	log       *slog.Logger
 	// writer identifies this process's changes in the change log, so that
@@ -112,14 +120,21 @@ type Feed struct {
 	live     atomic.Bool // the subscription is live
 	lost     atomic.Bool // a subscription was lost since the last live one
 	first    chan error  // the first subscription's outcome, for the startup line
+	// unanswered: the last revision check found the store not answering
+	// (until one succeeds); reads on the primary are then bounded too
+	// (Reader.onPrimary).
+	unanswered atomic.Bool
 }
 
 // New returns the feed of cfg; Poll and Listen run it.
 func New(cfg Config) *Feed {
 	f := &Feed{db: cfg.DB, followers: cfg.Followers, notifier: cfg.Notifier, interval: cfg.Interval,
-		meter: cfg.Meter, log: cfg.Log, writer: rand.Text(), first: make(chan error, 1)}
+		liveness: cfg.Liveness, meter: cfg.Meter, log: cfg.Log, writer: rand.Text(), first: make(chan error, 1)}
+	if f.liveness <= 0 {
+		f.liveness = time.Second
+	}
 	if f.notifier == nil {
-		f.notifier = NewNotifier(cfg.DB, 0)
+		f.notifier = NewNotifier(cfg.DB, 0, f.liveness)
 	}
 	if f.log == nil {
 		f.log = slog.Default()
@@ -208,45 +223,59 @@ func (f *Feed) Unsubscribed(err error, retry time.Duration) {
 
 // Check compares the revisions of the given namespaces (nil: every
 // follower) with the store and drops from each cache what moved. When
-// the store cannot be read, every cache is flushed.
+// the store cannot be read within the liveness bound, every cache is
+// flushed.
 func (f *Feed) Check(ctx context.Context, only []string) {
 	f.checking.Lock()
 	defer f.checking.Unlock()
 	var nss []string
 	followers := map[string]*Follower{}
-	knowns := map[string]int64{}
+	knowns, marks := map[string]int64{}, map[string]int64{}
 	for fl := range f.followers {
+		if only != nil && !slices.Contains(only, fl.Scope.NS) {
+			continue
+		}
 		// An empty cache has nothing to keep right, unless an entry is
 		// being built; it is compared once it holds something (a mismatch
-		// then flushes, conservatively).
-		if (only == nil || slices.Contains(only, fl.Scope.NS)) && fl.holds() {
-			nss = append(nss, fl.Scope.NS)
-			followers[fl.Scope.NS] = fl
-			// Before the store is read: a local write that commits
-			// meanwhile moves known past the revision read, which must
-			// not look like a store gone back (and flush the cache).
-			knowns[fl.Scope.NS] = fl.known.Load()
+		// then flushes, conservatively). Passing it over is a lapse for
+		// reads from a standby (see readreplica.go).
+		if !fl.holds() {
+			fl.lapse()
+			continue
 		}
+		nss = append(nss, fl.Scope.NS)
+		followers[fl.Scope.NS] = fl
+		// Before the store is read: a local write that commits
+		// meanwhile moves known past the revision read, which must
+		// not look like a store gone back (and flush the cache).
+		knowns[fl.Scope.NS] = fl.known.Load()
+		marks[fl.Scope.NS] = fl.mark()
 	}
+	qctx, cancel := context.WithTimeout(ctx, f.liveness)
+	defer cancel()
 	if len(nss) == 0 {
+		if f.unanswered.Load() && only == nil && f.db.PingContext(qctx) == nil {
+			f.unanswered.Store(false)
+		}
 		return
 	}
-	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
 	revs, err := storage.Revisions(qctx, f.db, nss)
 	if err != nil {
 		if ctx.Err() == nil {
+			f.unanswered.Store(true)
 			f.meter.StoreError(observe.StoreOpRevisionCheck)
 			f.FlushAll("revision check failed")
 		}
 		return
 	}
+	f.unanswered.Store(false)
 	for ns, fl := range followers {
 		rev := revs[ns]
 		if known := knowns[ns]; rev != known {
 			f.meter.Lag(f.dropChanged(qctx, fl, known, rev))
 			fl.caughtUp(known, rev)
 		}
+		fl.followSince(marks[ns])
 	}
 }
 
@@ -264,6 +293,9 @@ const maxUnseen = 256
 // below known) flushes everything. It returns how many of the revisions
 // were others' (all of them when it cannot tell).
 func (f *Feed) dropChanged(ctx context.Context, fl *Follower, known, rev int64) (others int64) {
+	// Before anything is dropped: a build that starts after a drop reads
+	// no state older than what caused it, from a standby either.
+	fl.Require(rev)
 	if rev > known && rev-known <= maxUnseen {
 		ch, err := storage.ChangedUsers(ctx, f.db, fl.Scope, f.writer, known, rev)
 		if err == nil && ch.Complete {
@@ -303,6 +335,7 @@ func (f *Feed) flush(fl *Follower) {
 func (f *Feed) FlushAll(reason string) {
 	n := 0
 	for fl := range f.followers {
+		fl.lapse() // what is written until the feed reads again goes unfollowed
 		if fl.holds() {
 			n++
 			f.flush(fl)

@@ -243,7 +243,7 @@ func TestListenerCues(t *testing.T) {
 		}
 		appName := "rolegate_feed_" + strings.ReplaceAll(time.Now().Format("150405.000000"), ".", "")
 		target.Config.PostgreSQLURL += "&application_name=" + appName
-		h := newHarness(t, target, func(c *Config) { c.Notifier = NewNotifier(c.DB, 300*time.Millisecond) })
+		h := newHarness(t, target, func(c *Config) { c.Notifier = NewNotifier(c.DB, 300*time.Millisecond, 100*time.Millisecond) })
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {

@@ -34,17 +34,21 @@ type Handler interface {
 }
 
 // NewNotifier returns the notifier of db's store: LISTEN/NOTIFY where the
-// store has it (storage.Listen), else one that announces nothing. quiet
-// is how long a subscription may stay silent before it proves itself
-// alive (0: 30 s; see pgNotifier).
-func NewNotifier(db *bun.DB, quiet time.Duration) Notifier {
+// store has it (storage.Listen; a standby has not), else one that
+// announces nothing. quiet is how long a subscription may stay silent
+// before it proves itself alive (0: 5 s), and answer how long that proof
+// may take (0: 1 s; see pgNotifier).
+func NewNotifier(db *bun.DB, quiet, answer time.Duration) Notifier {
 	if !storage.Has(db, storage.Listen) {
 		return silent{}
 	}
 	if quiet <= 0 {
-		quiet = 30 * time.Second
+		quiet = 5 * time.Second
 	}
-	return &pgNotifier{db: db, quiet: quiet}
+	if answer <= 0 {
+		answer = time.Second
+	}
+	return &pgNotifier{db: db, quiet: quiet, answer: answer}
 }
 
 // silent is the notifier of a store that announces nothing (SQLite: one

@@ -18,8 +18,8 @@ import (
 type pgNotifier struct {
 	db *bun.DB
 	// quiet: after this long without traffic, the listener sends itself
-	// a NOTIFY (see receive).
-	quiet time.Duration
+	// a NOTIFY (see receive); answer: how long it may take to come back.
+	quiet, answer time.Duration
 }
 
 func (*pgNotifier) Announces() bool { return true }
@@ -69,14 +69,16 @@ const pingPayload = "ping"
 // receive hands cues to h until the connection fails. After n.quiet of
 // silence it sends itself a NOTIFY through the pool: only a notification
 // that comes back proves the connection alive (writing LISTEN alone would
-// succeed on a half-open connection for minutes). No answer within a
-// third of that counts as a lost connection.
+// succeed on a half-open connection for minutes). No answer within
+// n.answer counts as a lost connection: a stalled listener is found
+// within quiet plus answer (6 s by default), and meanwhile the periodic
+// revision check bounds what goes unheard.
 func (n *pgNotifier) receive(ctx context.Context, ln *pgdriver.Listener, h Handler) error {
 	pinged := false
 	for {
 		timeout := n.quiet
 		if pinged {
-			timeout = n.quiet / 3
+			timeout = n.answer
 		}
 		_, payload, err := ln.ReceiveTimeout(ctx, timeout)
 		if err != nil {
@@ -87,7 +89,7 @@ func (n *pgNotifier) receive(ctx context.Context, ln *pgdriver.Listener, h Handl
 			if pinged {
 				return errors.New("no answer to the listener's own ping")
 			}
-			pctx, cancel := context.WithTimeout(ctx, n.quiet/6)
+			pctx, cancel := context.WithTimeout(ctx, n.answer)
 			_, err := n.db.ExecContext(pctx, "SELECT pg_notify(?, ?)", storage.ChangesChannel, pingPayload)
 			cancel()
 			if err != nil {

@@ -26,6 +26,12 @@ type Readings struct {
 	CacheHits    func() uint64 // checks answered from the decision cache
 	CacheEntries func() int    // entries in the decision caches of all clients
 	ListenerUp   func() bool   // the PostgreSQL change listener is connected
+	// StandbyReads and StandbyFallbacks are set when reads may go to a
+	// read replica (AUTH_POSTGRESQL_READ_URL), nil otherwise: the reads
+	// the standby served, and those that went to the primary instead, by
+	// reason (FallbackLabels).
+	StandbyReads     func() uint64
+	StandbyFallbacks func(Fallback) uint64
 }
 
 // Metrics receives the measurements of one Authz. Every method is safe
@@ -131,10 +137,12 @@ type RouteDecisions struct {
 }
 
 // Start starts o for one Authz. outcomes are the guard outcomes' labels
-// by outcome; entries and listenerUp are read at collection time.
-func Start(o Observer, outcomes []string, entries func() int, listenerUp func() bool) (*Meters, error) {
+// by outcome; r's functions are read at collection time (its CacheHits is
+// the Meters' own count).
+func Start(o Observer, outcomes []string, r Readings) (*Meters, error) {
 	ms := &Meters{outcomes: outcomes, routes: xsync.NewMapOf[string, *RouteDecisions]()}
-	m, err := o.Start(Readings{CacheHits: ms.hits.Load, CacheEntries: entries, ListenerUp: listenerUp})
+	r.CacheHits = ms.hits.Load
+	m, err := o.Start(r)
 	if err != nil {
 		return nil, err
 	}
