@@ -60,6 +60,9 @@ func (az *Authz) openReader(ctx context.Context) error {
 	az.replica = replica
 	rc.Standby = replica
 	az.reader = feed.NewReader(rc)
+	if err != nil {
+		az.reader.NotAnswering(err)
+	}
 	return nil
 }
 

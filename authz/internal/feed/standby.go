@@ -274,6 +274,14 @@ func (r *Reader) up() bool {
 	return false
 }
 
+// NotAnswering records that the standby did not answer (at startup, say):
+// reads leave it alone until a background look finds it answering.
+func (r *Reader) NotAnswering(err error) {
+	if r.standby != nil {
+		r.down(err)
+	}
+}
+
 // down leaves the standby alone for standbyRetry.
 func (r *Reader) down(err error) {
 	if r.downUntil.Swap(time.Now().Add(standbyRetry).UnixNano()) == 0 {
