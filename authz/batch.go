@@ -107,14 +107,19 @@ func normalizeOperations(ops []Operation) []Operation {
 	}
 	out := make([]Operation, len(ops))
 	for i, op := range ops {
-		op.Role = middleware.NormalizeName(op.Role)
-		op.Permission = middleware.NormalizeName(op.Permission)
-		op.User = middleware.NormalizeName(op.User)
-		op.Scope = middleware.NormalizeName(op.Scope)
-		op.Parent = middleware.NormalizeName(op.Parent)
-		out[i] = op
+		out[i] = normalizeOperation(op)
 	}
 	return out
+}
+
+// normalizeOperation is op with every name in NFC.
+func normalizeOperation(op Operation) Operation {
+	op.Role = middleware.NormalizeName(op.Role)
+	op.Permission = middleware.NormalizeName(op.Permission)
+	op.User = middleware.NormalizeName(op.User)
+	op.Scope = middleware.NormalizeName(op.Scope)
+	op.Parent = middleware.NormalizeName(op.Parent)
+	return op
 }
 
 // checkOperations validates every operation before anything runs.
@@ -199,6 +204,21 @@ func opFields(op string) string {
 
 // runOperations runs checked operations in tx, auditing them (batchAudit).
 func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
+	results, details, err := c.runOps(ctx, tx, ops)
+	if err != nil {
+		return nil, err
+	}
+	// Written together at the end, in the same transaction: a few round
+	// trips instead of one per operation.
+	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results, details)...); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// runOps runs checked operations in tx, returning with their results what
+// each del_role removed (by index), for the audit.
+func (c *Client) runOps(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, map[int]string, error) {
 	results := make([]OpResult, len(ops))
 	// Roles seen to exist in this transaction: grants to them are
 	// inserted many per statement (storage.Grants) instead of two round
@@ -236,7 +256,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		if op.Op == "add_permission" && known[op.Role] || op.Op == "del_permission" {
 			if op.Op != pendingOp {
 				if err := flush(); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				pendingOp = op.Op
 			}
@@ -244,7 +264,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 			continue
 		}
 		if err := flush(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var changed bool
 		var err error
@@ -257,7 +277,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 			changed, err = c.runOperation(ctx, tx, op)
 		}
 		if err != nil {
-			return nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
+			return nil, nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
 		}
 		results[i] = OpResult{Op: op.Op, Result: opOutcome(op.Op, changed)}
 		switch op.Op {
@@ -268,14 +288,9 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		}
 	}
 	if err := flush(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// Written together at the end, in the same transaction: a few round
-	// trips instead of one per operation.
-	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results, details)...); err != nil {
-		return nil, err
-	}
-	return results, nil
+	return results, details, nil
 }
 
 // batchAudit is the audit of a batch's operations: one record for each
@@ -287,6 +302,16 @@ func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpRe
 	if c.az.cfg.DisableAuditLogging {
 		return nil
 	}
+	audit, unchanged := c.auditChanges(ctx, ops, results, details)
+	if unchanged > 0 {
+		audit = append(audit, c.unchangedAudit(ctx, unchanged))
+	}
+	return audit
+}
+
+// auditChanges is the record of each change of ops, and the count of
+// those that changed nothing.
+func (c *Client) auditChanges(ctx context.Context, ops []Operation, results []OpResult, details map[int]string) ([]storage.AuditRecord, int) {
 	var audit []storage.AuditRecord
 	unchanged := 0
 	for i, op := range ops {
@@ -298,10 +323,13 @@ func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpRe
 		rec.Detail = details[i]
 		audit = append(audit, rec)
 	}
-	if unchanged > 0 {
-		audit = append(audit, c.auditRecord(ctx, "batch", "batch", fmt.Sprintf("unchanged: %d operations", unchanged)))
-	}
-	return audit
+	return audit, unchanged
+}
+
+// unchangedAudit is the one record of a batch's operations that changed
+// nothing.
+func (c *Client) unchangedAudit(ctx context.Context, unchanged int) storage.AuditRecord {
+	return c.auditRecord(ctx, "batch", "batch", fmt.Sprintf("unchanged: %d operations", unchanged))
 }
 
 // batchAudited is how many audit records batchAudit writes for results.

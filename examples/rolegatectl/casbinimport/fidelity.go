@@ -85,7 +85,7 @@ func roleLinks(rules []Rule, sh Shape) []link {
 	var out []link
 	for _, r := range rules {
 		v := r.Values
-		if r.PType != "g" || firstInvalid(v) >= 0 || !roleNames[v[0]] {
+		if r.PType != "g" || len(v) < 2 || firstInvalid(v) >= 0 || !roleNames[v[0]] {
 			continue
 		}
 		switch {
