@@ -219,14 +219,21 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 // runOps runs checked operations in tx, returning with their results what
 // each del_role removed (by index), for the audit.
 func (c *Client) runOps(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, map[int]string, error) {
+	return c.runOpsKnown(ctx, tx, ops, map[string]bool{})
+}
+
+// runOpsKnown is runOps with the roles already seen to exist in this
+// transaction (a streamed batch's earlier chunks), which it adds to.
+func (c *Client) runOpsKnown(ctx context.Context, tx bun.IDB, ops []Operation, known map[string]bool) ([]OpResult, map[int]string, error) {
 	results := make([]OpResult, len(ops))
-	// Roles seen to exist in this transaction: grants to them are
-	// inserted many per statement (storage.Grants) instead of two round
-	// trips each, which is most of the time of a large policy. Revokes go
-	// many per statement too, to any role (revoking from a role that does
-	// not exist changes nothing, as one by one). A run of one kind is
-	// written before an operation of another, so the order holds.
-	known := map[string]bool{}
+	// Roles seen to exist in this transaction (known): grants to them and
+	// memberships in them are inserted many per statement (storage.Grants,
+	// storage.Memberships) instead of two round trips each, which is most
+	// of the time of a large policy. Revokes go many per statement too,
+	// to any role (revoking from a role that does not exist changes
+	// nothing, as one by one). A run of one kind is written before an
+	// operation of another, so the order holds.
+	bulkMembers := storage.Memberships(nil).Bulk(c.scope)
 	details := map[int]string{} // what a del_role removed, for its record
 	var pending []int           // indexes of consecutive ops of pendingOp
 	pendingOp := ""
@@ -234,15 +241,25 @@ func (c *Client) runOps(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpR
 		if len(pending) == 0 {
 			return nil
 		}
-		grants := make(storage.Grants, len(pending))
-		for j, i := range pending {
-			grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
+		var changed []bool
+		var err error
+		if pendingOp == "add_membership" {
+			ms := make(storage.Memberships, len(pending))
+			for j, i := range pending {
+				ms[j] = storage.Membership{Scope: ops[i].Scope, User: ops[i].User, Role: ops[i].Role}
+			}
+			changed, err = ms.Add(ctx, tx, c.scope)
+		} else {
+			grants := make(storage.Grants, len(pending))
+			for j, i := range pending {
+				grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
+			}
+			write := grants.Add
+			if pendingOp == "del_permission" {
+				write = grants.Delete
+			}
+			changed, err = write(ctx, tx, c.scope)
 		}
-		write := grants.Add
-		if pendingOp == "del_permission" {
-			write = grants.Delete
-		}
-		changed, err := write(ctx, tx, c.scope)
 		if err != nil {
 			return &BatchError{Index: pending[0], Op: pendingOp, Err: err}
 		}
@@ -253,7 +270,7 @@ func (c *Client) runOps(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpR
 		return nil
 	}
 	for i, op := range ops {
-		if op.Op == "add_permission" && known[op.Role] || op.Op == "del_permission" {
+		if op.Op == "add_permission" && known[op.Role] || op.Op == "del_permission" || op.Op == "add_membership" && bulkMembers && known[op.Role] {
 			if op.Op != pendingOp {
 				if err := flush(); err != nil {
 					return nil, nil, err

@@ -61,9 +61,10 @@ func (c *Client) batchStream(ctx context.Context, ops operationStream) (map[stri
 		clear(counts)
 		audited = 0
 		chunk := make([]Operation, 0, streamChunk)
+		known := map[string]bool{} // roles seen to exist, across chunks
 		base, unchanged, changed := 0, 0, false
 		run := func() error {
-			results, details, err := c.runOps(ctx, w.db, chunk)
+			results, details, err := c.runOpsKnown(ctx, w.db, chunk, known)
 			if err != nil {
 				var be *BatchError
 				if errors.As(err, &be) {
