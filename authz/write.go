@@ -41,6 +41,15 @@ type change struct {
 	// detail, when set, is filled by the write's own work with the audit
 	// record's detail (what a role's deletion removed).
 	detail *string
+	// entries, called once the write changed something, are its
+	// operations for the change feed (GET /api/changes); the write stamps
+	// them with its actor, reason and time.
+	entries func() []storage.FeedEntry
+}
+
+// entry is a change's entries when it is one operation.
+func entry(e storage.FeedEntry) func() []storage.FeedEntry {
+	return func() []storage.FeedEntry { return []storage.FeedEntry{e} }
 }
 
 // writer is what a write runs against: the transaction.
@@ -162,6 +171,11 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			return err
 		}
 		w.first = w.rev
+		if ch.entries != nil {
+			if err := storage.RecordFeed(ctx, tx, c.scope, w.rev, c.stamped(ctx, ch.entries())); err != nil {
+				return err
+			}
+		}
 		if ch.renamed != "" {
 			// A second revision, so that other replicas drop both names.
 			renamed := storage.Change{User: ch.renamed, Writer: c.az.feed.Writer()}
@@ -180,6 +194,16 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 		return nil
 	})
 	return w, err
+}
+
+// stamped is entries with the write's actor and reason, as its audit
+// records name them, and its time.
+func (c *Client) stamped(ctx context.Context, entries []storage.FeedEntry) []storage.FeedEntry {
+	actor, reason, at := actorOf(ctx, c.scope), requestInfoOf(ctx).reason, time.Now().UTC()
+	for i := range entries {
+		entries[i].Actor, entries[i].Reason, entries[i].At = actor, reason, at
+	}
+	return entries
 }
 
 // refused is what follows a write that failed: its error classified,

@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -55,6 +56,9 @@ type Client interface {
 	CountUsers(ctx context.Context, prefix string) (int, error)
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
 	AuditRecordsWhere(ctx context.Context, q rbac.AuditQuery) ([]rbac.AuditRecord, error)
+	// WaitChanges reads the change feed after a revision token, waiting
+	// up to wait for a change when there is none yet.
+	WaitChanges(ctx context.Context, after string, limit int, wait time.Duration) (rbac.Changes, error)
 
 	// Revision is the token of the client's current revision; AtLeast
 	// brings the client's cache up to a token's revision (an error
