@@ -341,7 +341,7 @@ func TestChangeFeedGonePastRetention(t *testing.T) {
 			t.Fatal(err)
 		}
 		eventually(t, 5*time.Second, "the old changes pruned", func() bool {
-			_, err := c.Changes(ctx, "r0", 10)
+			_, err := c.Changes(ctx, "r1", 10) // r2 pruned too
 			return errors.Is(err, ErrChangesGone)
 		})
 		w := performRequest(e, http.MethodGet, "/api/changes?after=r1", key, nil)

@@ -167,15 +167,14 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 		}
 		// Last before commit: the revision row is the one lock all of a
 		// client's writers share, so it is held as briefly as possible.
-		if w.rev, bounds, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
+		logged := c.logged(ch)
+		if ch.entries != nil {
+			logged.Feed = c.stamped(ctx, ch.entries())
+		}
+		if w.rev, bounds, err = storage.RecordChangeBound(ctx, tx, c.scope, logged); err != nil {
 			return err
 		}
 		w.first = w.rev
-		if ch.entries != nil {
-			if err := storage.RecordFeed(ctx, tx, c.scope, w.rev, c.stamped(ctx, ch.entries())); err != nil {
-				return err
-			}
-		}
 		if ch.renamed != "" {
 			// A second revision, so that other replicas drop both names.
 			renamed := storage.Change{User: ch.renamed, Writer: c.az.feed.Writer()}

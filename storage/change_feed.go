@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -117,32 +118,72 @@ const feedInsertRows = 500
 
 // RecordFeed stores the entries of revision rev (their Revision is
 // ignored), in the write's own transaction, after RecordChange made rev.
+// A write records its own through Change.Feed, in the change log's
+// statement; this is for entries of a revision made otherwise.
 func RecordFeed(ctx context.Context, db bun.IDB, s Scope, rev int64, entries []FeedEntry) error {
-	for start := 0; start < len(entries); start += feedInsertRows {
+	return recordFeed(ctx, db, s, rev, entries, 0)
+}
+
+// recordFeed stores entries[from:] of revision rev.
+func recordFeed(ctx context.Context, db bun.IDB, s Scope, rev int64, entries []FeedEntry, from int) error {
+	for start := from; start < len(entries); start += feedInsertRows {
 		part := entries[start:min(start+feedInsertRows, len(entries))]
 		rows := make([]feedRow, len(part))
 		for i, e := range part {
-			b := e.Bounds.Normalized()
-			r := feedRow{NS: s.NS, Revision: rev, Seq: start + i, Op: e.Op, Role: e.Role, Scope: e.Scope, Parent: e.Parent,
-				Merge: e.Merge, StartsAt: bun.NullTime{Time: b.Starts}, ExpiresAt: bun.NullTime{Time: b.Expires},
-				Actor: e.Actor, Reason: e.Reason, At: e.At.UTC().Truncate(time.Microsecond)}
-			if e.Permission != "" {
-				r.Permission = s.storedPerm(e.Permission)
-			}
-			if e.User != "" {
-				r.User = s.storedUser(e.User)
-			}
-			if e.NewUser != "" {
-				r.NewUser = s.storedUser(e.NewUser)
-			}
-			r.Description = s.storedDescription(e.Description)
-			rows[i] = r
+			rows[i] = s.feedRow(rev, start+i, e)
 		}
 		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
 			return Classify(err)
 		}
 	}
 	return nil
+}
+
+// feedRow is entry seq of revision rev as stored.
+func (s Scope) feedRow(rev int64, seq int, e FeedEntry) feedRow {
+	b := e.Bounds.Normalized()
+	r := feedRow{NS: s.NS, Revision: rev, Seq: seq, Op: e.Op, Role: e.Role, Scope: e.Scope, Parent: e.Parent,
+		Merge: e.Merge, StartsAt: bun.NullTime{Time: b.Starts}, ExpiresAt: bun.NullTime{Time: b.Expires},
+		Actor: e.Actor, Reason: e.Reason, At: e.At.UTC().Truncate(time.Microsecond)}
+	if e.Permission != "" {
+		r.Permission = s.storedPerm(e.Permission)
+	}
+	if e.User != "" {
+		r.User = s.storedUser(e.User)
+	}
+	if e.NewUser != "" {
+		r.NewUser = s.storedUser(e.NewUser)
+	}
+	r.Description = s.storedDescription(e.Description)
+	return r
+}
+
+// feedValues is the PostgreSQL change log statement's insert of entries,
+// as one more data-modifying WITH (after c, the change log entry, whose
+// revision they take; none when the writer guard refused it), and its
+// arguments.
+func feedValues(s Scope, entries []FeedEntry) (string, []any) {
+	if len(entries) == 0 {
+		return "", nil
+	}
+	var q strings.Builder
+	args := make([]any, 0, len(entries)*16)
+	q.WriteString(`,
+			f AS (INSERT INTO rolegate_change_ops (ns, revision, seq, op, role, permission, user_name, scope, parent,
+				description, new_user, merge, starts_at, expires_at, actor, reason, at)
+				SELECT ?, c.revision, v.* FROM c, (VALUES `)
+	args = append(args, s.NS)
+	for i, e := range entries {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS BOOLEAN), CAST(? AS TIMESTAMP), CAST(? AS TIMESTAMP), ?, ?, CAST(? AS TIMESTAMP))")
+		r := s.feedRow(0, i, e)
+		args = append(args, r.Seq, r.Op, r.Role, r.Permission, r.User, r.Scope, r.Parent, r.Description, r.NewUser, r.Merge,
+			r.StartsAt, r.ExpiresAt, r.Actor, r.Reason, r.At)
+	}
+	q.WriteString(") AS v)")
+	return q.String(), args
 }
 
 // ErrFeedGone: the revision a reader asks to follow from is older than
@@ -184,10 +225,14 @@ func ReadFeed(ctx context.Context, db bun.IDB, s Scope, after int64, limit int) 
 		return page, nil
 	}
 	// The last revision of the page: that of the limit-th entry after
-	// after (or of the last entry, when fewer).
+	// after (or of the last entry, when fewer), and never past the
+	// revision read above. A write may commit meanwhile; the revision row
+	// commits with its entries and in revision order, so every entry up
+	// to the revision read is there, and none after it is read (the next
+	// page would miss or repeat it).
 	var upto sql.NullInt64
 	if err := db.NewRaw(`SELECT MAX(revision) FROM (SELECT revision FROM rolegate_change_ops
-		WHERE ns = ? AND revision > ? ORDER BY revision, seq LIMIT ?) p`, s.NS, after, limit).Scan(ctx, &upto); err != nil {
+		WHERE ns = ? AND revision > ? AND revision <= ? ORDER BY revision, seq LIMIT ?) p`, s.NS, after, head.Revision, limit).Scan(ctx, &upto); err != nil {
 		return page, Classify(err)
 	}
 	if !upto.Valid {
@@ -229,16 +274,10 @@ func ReadFeed(ctx context.Context, db bun.IDB, s Scope, after int64, limit int) 
 	}
 	page.Next = upto.Int64
 	if len(rows) < limit {
-		// The page holds everything recorded: revisions after the last
-		// entry that have none (a rename's second) are read past too, if
-		// nothing was written since the revision was read.
-		var last sql.NullInt64
-		if err := db.NewRaw("SELECT MAX(revision) FROM rolegate_change_ops WHERE ns = ? AND revision > ?", s.NS, upto.Int64).Scan(ctx, &last); err != nil {
-			return page, Classify(err)
-		}
-		if !last.Valid {
-			page.Next = head.Revision
-		}
+		// The page holds every entry up to the revision read: revisions
+		// after the last entry that have none (a rename's second) are
+		// read past too.
+		page.Next = head.Revision
 	}
 	return page, nil
 }

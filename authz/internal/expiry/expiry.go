@@ -151,16 +151,14 @@ func (s *Sweeper) expire(ctx context.Context, ns string, now time.Time) (int, er
 			if e.IsGrant() {
 				ch = storage.Change{Role: e.Role, Writer: s.Host.Writer()}
 			}
-			rev, err := storage.RecordChange(ctx, tx, scope, ch)
-			if err != nil {
-				return err
-			}
 			// The change feed names the removal by its audit action.
 			fe := storage.FeedEntry{Op: "expire_membership", User: e.User, Role: e.Role, Scope: e.Scope, At: now}
 			if e.IsGrant() {
 				fe = storage.FeedEntry{Op: "expire_permission", Role: e.Role, Permission: e.Permission, At: now}
 			}
-			if err := storage.RecordFeed(ctx, tx, scope, rev, []storage.FeedEntry{fe}); err != nil {
+			ch.Feed = []storage.FeedEntry{fe}
+			rev, err := storage.RecordChange(ctx, tx, scope, ch)
+			if err != nil {
 				return err
 			}
 			if i == 0 {
