@@ -36,7 +36,7 @@ var ErrChangesGone = rbac.ErrChangesGone
 const (
 	DefaultChangesLimit = 100
 	MaxChangesLimit     = 1000
-	MaxChangesWait      = 60 * time.Second
+	MaxChangesWait      = 50 * time.Second
 )
 
 // Changes returns the client's changes after the revision of token after

@@ -21,7 +21,7 @@ import (
 // and the longest ?wait.
 const (
 	DefaultChangesLimit = 100
-	MaxChangesWait      = 60 * time.Second
+	MaxChangesWait      = 50 * time.Second
 )
 
 // changesData is the data of GET /api/changes.
