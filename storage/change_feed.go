@@ -314,3 +314,41 @@ func PruneFeed(ctx context.Context, db bun.IDB, cutoff time.Time, batch int) (in
 	})
 	return n, Classify(err)
 }
+
+// PruneFeedOver deletes the oldest feed entries of each namespace that
+// holds more than most (whole revisions, up to batch entries per
+// namespace a call), raising its floor past them as PruneFeed does. It
+// returns how many it deleted; call it again while that is not 0.
+func PruneFeedOver(ctx context.Context, db bun.IDB, most int64, batch int) (int64, error) {
+	var over []struct {
+		NS string `bun:"ns"`
+		N  int64  `bun:"n"`
+	}
+	if err := db.NewRaw("SELECT ns, count(*) AS n FROM rolegate_change_ops GROUP BY ns HAVING count(*) > ?", most).Scan(ctx, &over); err != nil {
+		return 0, Classify(err)
+	}
+	var n int64
+	for _, o := range over {
+		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			// The revision of the last entry to go: the (excess)th oldest,
+			// at most batch entries in.
+			var cut int64
+			if err := tx.NewRaw("SELECT revision FROM rolegate_change_ops WHERE ns = ? ORDER BY revision, seq LIMIT 1 OFFSET ?",
+				o.NS, min(o.N-most, int64(batch))-1).Scan(ctx, &cut); err != nil {
+				return err
+			}
+			res, err := tx.NewRaw("DELETE FROM rolegate_change_ops WHERE ns = ? AND revision <= ?", o.NS, cut).Exec(ctx)
+			if err != nil {
+				return err
+			}
+			k, _ := res.RowsAffected()
+			n += k
+			_, err = tx.NewRaw("UPDATE rolegate_revisions SET changes_floor = ? WHERE ns = ? AND changes_floor < ?", cut, o.NS, cut).Exec(ctx)
+			return err
+		})
+		if err != nil {
+			return n, Classify(err)
+		}
+	}
+	return n, nil
+}

@@ -18,6 +18,13 @@ const DefaultPruneEvery = 10 * time.Minute
 // (whole revisions, so a batch's may take it past).
 const pruneBatch = 5000
 
+// MaxEntriesPerClient bounds the feed entries kept of one namespace,
+// whatever the retention: past it the oldest go (a reader behind them gets
+// 410). In open mode a client writes at most AUTH_OPEN_WRITES_PER_SECOND,
+// and a batch may hold 50,000 operations, so without it a stranger could
+// grow the table by millions of rows a minute for the whole retention.
+const MaxEntriesPerClient = 1_000_000
+
 // Retention deletes the public change feed's entries older than Keep, in
 // the background, and raises each namespace's floor past them (a reader
 // behind it gets 410; see storage.PruneFeed). Any replica may run it:
@@ -32,6 +39,9 @@ type Retention struct {
 	Log     *slog.Logger
 	// Now is the clock (nil: the system's).
 	Now func() time.Time
+	// Most is the most entries kept of one namespace (0:
+	// MaxEntriesPerClient).
+	Most int64
 }
 
 // Run prunes at once and then every Every, until ctx ends.
@@ -62,11 +72,32 @@ func (r *Retention) Prune(ctx context.Context) error {
 	cutoff := now().Add(-r.Keep)
 	for ctx.Err() == nil {
 		n, err := r.pruneOnce(ctx, cutoff)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			break
+		}
+	}
+	most := r.Most
+	if most <= 0 {
+		most = MaxEntriesPerClient
+	}
+	for ctx.Err() == nil {
+		n, err := r.pruneOver(ctx, most)
 		if err != nil || n == 0 {
 			return err
 		}
 	}
 	return ctx.Err()
+}
+
+func (r *Retention) pruneOver(ctx context.Context, most int64) (int64, error) {
+	if r.Writers != nil {
+		r.Writers.Lock()
+		defer r.Writers.Unlock()
+	}
+	return storage.PruneFeedOver(ctx, r.DB, most, pruneBatch)
 }
 
 func (r *Retention) pruneOnce(ctx context.Context, cutoff time.Time) (int64, error) {
