@@ -140,11 +140,12 @@ func (p *Policy) Normalize() {
 	p.Memberships = slices.Compact(p.Memberships)
 }
 
-// dropExpired leaves out of p (a copy of its lists) the memberships and
+// DropExpired leaves out of p (a copy of its lists) the memberships and
 // timed grants whose Until has come by now: applying them would be
 // refused (ErrAlreadyExpired), and what they granted has ended. A backup
-// restored after a bound passed restores the rest.
-func (p *Policy) dropExpired(now time.Time) {
+// restored after a bound passed restores the rest. ApplyPolicy and
+// DiffPolicy do it; a caller of PlanPolicy does it first.
+func (p *Policy) DropExpired(now time.Time) {
 	gone := func(until time.Time) bool { return !until.IsZero() && !until.After(now) }
 	if slices.ContainsFunc(p.Memberships, func(m PolicyMembership) bool { return gone(m.Until) }) {
 		p.Memberships = slices.DeleteFunc(slices.Clone(p.Memberships), func(m PolicyMembership) bool { return gone(m.Until) })
@@ -550,7 +551,7 @@ func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) 
 		return nil, err
 	}
 	p.Normalize()
-	p.dropExpired(c.az.cfg.clock.Now())
+	p.DropExpired(c.az.cfg.clock.Now())
 	cur, err := c.readPolicy(ctx, c.az.db)
 	if err != nil {
 		return nil, err
@@ -574,7 +575,7 @@ func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, writte
 		return nil, written{}, err
 	}
 	p.Normalize()
-	p.dropExpired(c.az.cfg.clock.Now())
+	p.DropExpired(c.az.cfg.clock.Now())
 	var plan []Operation
 	wr, err := c.write(ctx, change{action: "apply_policy", resource: "apply_policy", many: true}, func(ctx context.Context, w writer) (bool, error) {
 		tx := w.db
