@@ -459,7 +459,7 @@ func feedOps(ops []Operation, results []OpResult) []storage.FeedEntry {
 	for i, op := range ops {
 		if i < len(results) && isChange(results[i].Result) {
 			out = append(out, storage.FeedEntry{Op: op.Op, Role: op.Role, Permission: op.Permission, User: op.User,
-				Scope: op.Scope, Parent: op.Parent, Description: op.Description})
+				Scope: op.Scope, Parent: op.Parent, Description: op.Description, Bounds: op.bounds()})
 		}
 	}
 	return out

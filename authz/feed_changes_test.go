@@ -73,7 +73,7 @@ func TestChangeFeedFieldsPerOp(t *testing.T) {
 		do("DELETE", "/api/permission/editor/edit")
 		do("DELETE", "/api/permission/editor/edit") // absent: no change
 		if _, err := c.Batch(WithActor(ctx, "admin.ann"), []Operation{
-			{Op: "add_permission", Role: "viewer", Permission: "read"},
+			{Op: "add_permission", Role: "viewer", Permission: "read", ExpiresAt: &until},
 			{Op: "add_role", Role: "viewer"}, // existed
 			{Op: "add_membership", User: "bob", Role: "viewer", Scope: "acme"},
 		}); err != nil {
@@ -103,7 +103,7 @@ func TestChangeFeedFieldsPerOp(t *testing.T) {
 			r(map[string]any{"op": "del_membership", "user": "sara2", "role": "viewer", "scope": "acme"}),
 			r(map[string]any{"op": "del_membership", "user": "sara2", "role": "editor"}),
 			r(map[string]any{"op": "del_permission", "role": "editor", "permission": "edit"}),
-			{"op": "add_permission", "role": "viewer", "permission": "read", "actor": "user:" + c.scope.AuditUser("admin.ann")},
+			{"op": "add_permission", "role": "viewer", "permission": "read", "expires_at": until.Format(time.RFC3339), "actor": "user:" + c.scope.AuditUser("admin.ann")},
 			{"op": "add_membership", "user": "bob", "role": "viewer", "scope": "acme", "actor": "user:" + c.scope.AuditUser("admin.ann")},
 			r(map[string]any{"op": "del_role", "role": "editor"}),
 		}
