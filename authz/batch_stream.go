@@ -33,6 +33,7 @@ type operationStream func(yield func(Operation) error) error
 // result (created, existed, deleted, absent, changed, unchanged).
 func (c *Client) batchStream(ctx context.Context, ops operationStream) (map[string]int, written, error) {
 	n := 0
+	now := c.az.cfg.clock.Now()
 	err := ops(func(op Operation) error {
 		if n == MaxStreamOperations {
 			return fmt.Errorf("%w: at most %d operations in one streamed batch", errBadRequest, MaxStreamOperations)
@@ -42,6 +43,11 @@ func (c *Client) batchStream(ctx context.Context, ops operationStream) (map[stri
 		}
 		if op.Op == "add_permission" {
 			if err := c.checkGrantable(op.Permission); err != nil {
+				return &BatchError{Index: n, Op: op.Op, Err: err}
+			}
+		}
+		if op.StartsAt != nil || op.ExpiresAt != nil {
+			if err := checkBounds(op.bounds(), now); err != nil {
 				return &BatchError{Index: n, Op: op.Op, Err: err}
 			}
 		}

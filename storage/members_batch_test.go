@@ -41,12 +41,15 @@ func TestMembershipsAdd(t *testing.T) {
 		if !ms.Bulk(s) {
 			t.Fatal("not bulk without a key rotation")
 		}
-		created, err := ms.Add(ctx, db, s)
+		created, unbound, err := ms.Add(ctx, db, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := []bool{true, false, false, false, true}; !slices.Equal(created[:5], want) || slices.Contains(created[5:], false) {
 			t.Errorf("created = %v..., want %v and the rest", created[:5], want)
+		}
+		if want := []bool{false, false, true, false, false}; !slices.Equal(unbound[:5], want) || slices.Contains(unbound[5:], true) {
+			t.Errorf("unbound = %v..., want %v", unbound[:5], want)
 		}
 		var n int
 		if err := db.NewRaw("SELECT count(*) FROM rolegate_scoped_memberships WHERE ns = ? AND user_name = 'bob' AND expires_at IS NULL", s.NS).Scan(ctx, &n); err != nil || n != 1 {
@@ -55,7 +58,7 @@ func TestMembershipsAdd(t *testing.T) {
 		if ok, err := storage.HasMembership(ctx, db, s, "s2", "u1499", "r"); err != nil || !ok {
 			t.Errorf("u1499 in s2: %v %v", ok, err)
 		}
-		if _, err := (storage.Memberships{{User: "x", Role: "ghost"}}).Add(ctx, db, s); !errors.Is(err, storage.ErrRoleNotFound) {
+		if _, _, err := (storage.Memberships{{User: "x", Role: "ghost"}}).Add(ctx, db, s); !errors.Is(err, storage.ErrRoleNotFound) {
 			t.Errorf("a role that does not exist: %v", err)
 		}
 		if (storage.Memberships{}).Bulk(storage.Scope{NS: s.NS, Users: rotatingCodec{}}) {

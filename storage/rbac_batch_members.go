@@ -30,9 +30,11 @@ func (ms Memberships) Bulk(s Scope) bool {
 // row is created; one that exists with bounds has them cleared (and is
 // not new). created[i] reports whether ms[i] was new; a membership given
 // twice is new the first time only. A role deleted meanwhile fails the
-// insert with ErrRoleNotFound. Call it only when Bulk.
-func (ms Memberships) Add(ctx context.Context, db bun.IDB, s Scope) (created []bool, err error) {
-	created = make([]bool, len(ms))
+// insert with ErrRoleNotFound. unbound[i] reports whether ms[i] existed
+// with bounds, now cleared (a change, as PutMembership's Changed). Call it
+// only when Bulk.
+func (ms Memberships) Add(ctx context.Context, db bun.IDB, s Scope) (created, unbound []bool, err error) {
+	created, unbound = make([]bool, len(ms)), make([]bool, len(ms))
 	type key struct{ scope, user, role string }
 	first := map[key]int{}
 	var global, scoped []key
@@ -83,13 +85,13 @@ func (ms Memberships) Add(ctx context.Context, db bun.IDB, s Scope) (created []b
 				uargs = append(uargs, v...)
 			}
 			ins.WriteString(" ON CONFLICT DO NOTHING RETURNING " + t.returns)
-			upd.WriteString(")")
+			upd.WriteString(") RETURNING " + t.returns)
 			var rows []row
 			if err := db.NewRaw(ins.String(), args...).Scan(ctx, &rows); err != nil {
 				if isForeignKeyViolation(err) {
-					return nil, ErrRoleNotFound
+					return nil, nil, ErrRoleNotFound
 				}
-				return nil, Classify(err)
+				return nil, nil, Classify(err)
 			}
 			for _, r := range rows {
 				if i, ok := first[key{r.Scope, r.User, r.Role}]; ok {
@@ -98,12 +100,18 @@ func (ms Memberships) Add(ctx context.Context, db bun.IDB, s Scope) (created []b
 			}
 			if len(rows) < m {
 				// Some existed: clear their bounds, as AddMembership does.
-				if _, err := db.NewRaw(upd.String(), uargs...).Exec(ctx); err != nil {
-					return nil, Classify(err)
+				var cleared []row
+				if err := db.NewRaw(upd.String(), uargs...).Scan(ctx, &cleared); err != nil {
+					return nil, nil, Classify(err)
+				}
+				for _, r := range cleared {
+					if i, ok := first[key{r.Scope, r.User, r.Role}]; ok {
+						unbound[i] = true
+					}
 				}
 			}
 			todo = todo[m:]
 		}
 	}
-	return created, nil
+	return created, unbound, nil
 }

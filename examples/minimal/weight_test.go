@@ -12,6 +12,13 @@ import (
 // Gin version: the SQLite and PostgreSQL drivers, bun, and rolegate.
 const maxExtraBytes = 12_000_000
 
+// maxExtraBytesLatest is the same bound at the newest versions of
+// rolegate's requirements (.ci/latest sets AUTH_TEST_WEIGHT_AT=latest):
+// their sizes are their authors' to choose (modernc.org/sqlite grew by
+// about 0.5 MB between the floor and v1.62), so the floor's 12 MB is
+// asserted at the floors and this looser bound catches a jump at latest.
+const maxExtraBytesLatest = 13_000_000
+
 // maxExtraModules is how many modules rolegate may add to a bare Gin app
 // at the floors go.mod states (counted from go version -m).
 const maxExtraModules = 25
@@ -49,8 +56,12 @@ func TestMinimalWeight(t *testing.T) {
 	minimal, bare := build(t, dir, "minimal", "."), build(t, dir, "baregin", "./testdata/baregin")
 	t.Logf("examples/minimal %d bytes, %d modules; bare Gin %d bytes, %d modules: +%d bytes, +%d modules",
 		minimal.size, len(minimal.modules), bare.size, len(bare.modules), minimal.size-bare.size, len(minimal.modules)-len(bare.modules))
-	if minimal.size-bare.size > maxExtraBytes {
-		t.Errorf("examples/minimal is %d bytes larger than a bare Gin app; at most %d", minimal.size-bare.size, maxExtraBytes)
+	limit := maxExtraBytes
+	if os.Getenv("AUTH_TEST_WEIGHT_AT") == "latest" {
+		limit = maxExtraBytesLatest
+	}
+	if minimal.size-bare.size > int64(limit) {
+		t.Errorf("examples/minimal is %d bytes larger than a bare Gin app; at most %d", minimal.size-bare.size, limit)
 	}
 	if extra := len(minimal.modules) - len(bare.modules); extra > maxExtraModules {
 		t.Errorf("examples/minimal links %d modules more than a bare Gin app; at most %d:\n%s", extra, maxExtraModules, strings.Join(minimal.modules, "\n"))

@@ -107,7 +107,7 @@ const (
 	reasonPriority        = "priority effects (priority(p.eft): the first matching rule by its order decides; rolegate has no rule order)"
 	reasonSubjectPriority = "subject priority effects (subjectPriority(p.eft): a rule of the subject itself overrides its roles' rules; rolegate's grants only add)"
 	reasonPattern         = "pattern matchers (keyMatch, regexMatch, globMatch, ipMatch): rolegate compares names exactly"
-	reasonTime            = "time-windowed role links (g = _, _, (_, _)): rolegate memberships have no validity period"
+	reasonTime            = "time-windowed role links (g = _, _, (_, _)): Casbin's link times (local time, _ for an open end) are not mapped onto rolegate's from and until"
 	reasonSeveral         = "several policy, request or matcher types (p2, r2, m2): rolegate has one kind of grant"
 	reasonWildcard        = "a literal * as a name: in Casbin it is a pattern only with a matching function; rolegate would store a user, role or scope named *"
 	reasonRoleTypes       = "role definitions other than g (users in roles) and g2 (objects in groups, g2(r.obj, p.obj))"
