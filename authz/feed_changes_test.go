@@ -362,3 +362,35 @@ func TestChangeFeedGonePastRetention(t *testing.T) {
 		}
 	})
 }
+
+// In open mode a waiting GET /api/changes counts as a read in flight of
+// its client (one more past AUTH_MAX_READS_IN_FLIGHT is 429) while it
+// holds none of the slots all clients' reads share: another client reads
+// meanwhile even when there is one slot for all.
+func TestChangeFeedWaitIsAReadInFlight(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		az, _ := openREST(t, target, func(c *Config) { c.MaxReadsInFlight, c.MaxReadsRunning = 1, 1 })
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		checkEnvelope(t, performRequest(e, http.MethodPost, "/api/role/r", key, nil), http.StatusCreated)
+		done := make(chan int, 1)
+		go func() {
+			done <- performRequest(e, http.MethodGet, "/api/changes?after=r1&wait=2s", key, nil).Code
+		}()
+		fp := mustClient(t, az, key).fingerprint
+		eventually(t, 2*time.Second, "the wait holds the client's read", func() bool {
+			release, err := az.readGate.Acquire(fp)
+			if err == nil {
+				release()
+			}
+			return err != nil
+		})
+		w := performRequest(e, http.MethodGet, "/api/roles", key, nil)
+		checkEnvelope(t, w, http.StatusTooManyRequests)
+		checkEnvelope(t, performRequest(e, http.MethodGet, "/api/roles", newKey(), nil), http.StatusOK)
+		if code := <-done; code != http.StatusOK {
+			t.Fatalf("the wait answered %d", code)
+		}
+		checkEnvelope(t, performRequest(e, http.MethodGet, "/api/roles", key, nil), http.StatusOK)
+	})
+}
