@@ -450,3 +450,44 @@ func TestChangeFeedAfterKeyRotation(t *testing.T) {
 		}
 	})
 }
+
+// Turning encryption on converts the change feed's names with the rest of
+// the store: the feed reads as before, and its table holds no plaintext
+// name any more. On both stores.
+func TestChangeFeedAfterEncryptionTurnedOn(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		plain := openTarget(t, target, nil)
+		c := mustClient(t, plain, key)
+		if _, err := c.AddRole(ctx, "editor", ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AddPermission(ctx, "editor", "edit.secret"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AddMembership(WithActor(ctx, "ann.secret"), "sara.secret", "editor"); err != nil {
+			t.Fatal(err)
+		}
+		before, err := c.Changes(ctx, "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain.Close()
+		enc := openTarget(t, target, encrypted(testPassphrase))
+		after, err := mustClient(t, enc, key).Changes(ctx, "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after.Changes) != 3 || after.Changes[1].Permission != "edit.secret" || after.Changes[2].User != "sara.secret" {
+			t.Fatalf("after the conversion: %+v", after.Changes)
+		}
+		if before.Changes[2].Actor != "user:ann.secret" || after.Changes[2].Actor == before.Changes[2].Actor {
+			t.Fatalf("the actor %q (before: %q): not converted", after.Changes[2].Actor, before.Changes[2].Actor)
+		}
+		var n int
+		if err := enc.db.NewRaw("SELECT count(*) FROM rolegate_change_ops WHERE user_name LIKE '%secret%' OR permission LIKE '%secret%' OR actor LIKE '%secret%'").Scan(ctx, &n); err != nil || n != 0 {
+			t.Fatalf("%d feed rows hold a plaintext name (%v)", n, err)
+		}
+	})
+}
