@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -28,10 +29,30 @@ type Operation struct {
 	Scope string `json:"scope,omitempty"`
 	// Parent: the role whose permissions Role inherits.
 	Parent string `json:"parent,omitempty"`
+	// StartsAt and ExpiresAt: the time bounds of add_permission and
+	// add_membership (nil: none), set to exactly these as the single adds
+	// do (see ExpiresAt); an existing row whose bounds change is
+	// "changed". Starting at or after the expiry is a bad request, an
+	// expiry already past ErrAlreadyExpired.
+	StartsAt  *time.Time `json:"starts_at,omitempty"`
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+}
+
+// bounds are the operation's time bounds as stored.
+func (op Operation) bounds() storage.TimeBounds {
+	var b storage.TimeBounds
+	if op.StartsAt != nil {
+		b.Starts = *op.StartsAt
+	}
+	if op.ExpiresAt != nil {
+		b.Expires = *op.ExpiresAt
+	}
+	return b.Normalized()
 }
 
 // OpResult is what one operation of a batch did: created, existed,
-// deleted, absent, changed or unchanged.
+// deleted, absent, changed or unchanged (changed: a description, or the
+// time bounds of a grant or membership that existed).
 type OpResult struct {
 	Op     string `json:"op"`
 	Result string `json:"result"`
@@ -136,9 +157,15 @@ func (c *Client) checkOperations(ops []Operation) error {
 	if err := checkOperations(ops); err != nil {
 		return err
 	}
+	now := c.az.cfg.clock.Now()
 	for i, op := range ops {
 		if op.Op == "add_permission" {
 			if err := c.checkGrantable(op.Permission); err != nil {
+				return &BatchError{Index: i, Op: op.Op, Err: err}
+			}
+		}
+		if op.StartsAt != nil || op.ExpiresAt != nil {
+			if err := checkBounds(op.bounds(), now); err != nil {
 				return &BatchError{Index: i, Op: op.Op, Err: err}
 			}
 		}
@@ -175,6 +202,9 @@ func (op Operation) check() error {
 		extra = op.Description != "" || op.Permission != "" || op.User != "" || op.Scope != ""
 	default:
 		return fmt.Errorf("%w: op must be one of add_role, set_description, del_role, add_permission, del_permission, add_membership, del_membership, add_inheritance, del_inheritance", errBadRequest)
+	}
+	if (op.StartsAt != nil || op.ExpiresAt != nil) && op.Op != "add_permission" && op.Op != "add_membership" {
+		return fmt.Errorf("%w: %s takes no starts_at or expires_at (only add_permission and add_membership do)", errBadRequest, op.Op)
 	}
 	if extra {
 		return fmt.Errorf("%w: %s takes only %s", errBadRequest, op.Op, opFields(op.Op))
@@ -229,11 +259,33 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		for j, i := range pending {
 			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, changed[j])}
 		}
+		if pendingOp == "add_permission" {
+			// A grant that existed takes the bounds the add names (none),
+			// as AddPermission's does: those that had some are changed.
+			var existed storage.Grants
+			var at []int
+			for j, i := range pending {
+				if !changed[j] {
+					existed, at = append(existed, grants[j]), append(at, i)
+				}
+			}
+			if len(existed) > 0 {
+				unbound, err := existed.Unbound(ctx, tx, c.scope)
+				if err != nil {
+					return &BatchError{Index: at[0], Op: pendingOp, Err: err}
+				}
+				for j, i := range at {
+					if unbound[j] {
+						results[i].Result = "changed"
+					}
+				}
+			}
+		}
 		pending = pending[:0]
 		return nil
 	}
 	for i, op := range ops {
-		if op.Op == "add_permission" && known[op.Role] || op.Op == "del_permission" {
+		if op.Op == "add_permission" && known[op.Role] && op.StartsAt == nil && op.ExpiresAt == nil || op.Op == "del_permission" {
 			if op.Op != pendingOp {
 				if err := flush(); err != nil {
 					return nil, err
@@ -248,18 +300,30 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		}
 		var changed bool
 		var err error
-		if op.Op == "del_role" {
+		result := ""
+		switch op.Op {
+		case "del_role":
 			var removed storage.RoleRemoved
 			if changed, removed, err = storage.DeleteRoleCounted(ctx, tx, c.scope, op.Role); changed {
 				details[i] = removed.JSON()
 			}
-		} else {
+		case "add_permission", "add_membership":
+			var p storage.Put
+			p, err = c.putOperation(ctx, tx, op)
+			changed = p.Created
+			if p.Changed && !p.Created {
+				result = "changed"
+			}
+		default:
 			changed, err = c.runOperation(ctx, tx, op)
 		}
 		if err != nil {
 			return nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
 		}
-		results[i] = OpResult{Op: op.Op, Result: opOutcome(op.Op, changed)}
+		if result == "" {
+			result = opOutcome(op.Op, changed)
+		}
+		results[i] = OpResult{Op: op.Op, Result: result}
 		switch op.Op {
 		case "del_role":
 			delete(known, op.Role)
@@ -347,18 +411,28 @@ func (c *Client) runOperation(ctx context.Context, tx bun.IDB, op Operation) (bo
 	return false, fmt.Errorf("%w: unknown op", errBadRequest)
 }
 
+// putOperation runs add_permission or add_membership with the
+// operation's bounds (none when it names none), as the single adds do.
+func (c *Client) putOperation(ctx context.Context, tx bun.IDB, op Operation) (storage.Put, error) {
+	if op.Op == "add_permission" {
+		return storage.PutPermission(ctx, tx, c.scope, op.Role, op.Permission, op.bounds())
+	}
+	return storage.PutMembership(ctx, tx, c.scope, op.Scope, op.User, op.Role, op.bounds())
+}
+
 // opResource names an operation's target in the audit log, as the single
-// operations do (never the plaintext of an encrypted name).
+// operations do (never the plaintext of an encrypted name), with an
+// add's bounds.
 func (c *Client) opResource(op Operation) string {
 	switch op.Op {
 	case "add_permission", "del_permission":
-		return c.grantResource(op.Role, op.Permission)
+		return c.grantResource(op.Role, op.Permission) + boundsNote(op.bounds())
 	case "add_membership", "del_membership":
 		r := c.memberResource(op.User, op.Role)
 		if op.Scope != "" {
 			r += "@" + op.Scope
 		}
-		return r
+		return r + boundsNote(op.bounds())
 	case "add_inheritance", "del_inheritance":
 		return "inheritance:" + op.Role + "/" + op.Parent
 	default:

@@ -198,7 +198,7 @@ type heldLoader struct {
 	started, release chan struct{}
 }
 
-func (l *heldLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
+func (l *heldLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, []cache.ScopedRole, time.Time, error) {
 	l.once.Do(func() { close(l.started) })
 	<-l.release
 	return l.Loader.UserRoles(ctx, user, at)

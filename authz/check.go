@@ -116,16 +116,27 @@ var _ cache.Loader = storeLoader{}
 // UserRoles reads the user's roles globally and per scope (only the
 // scopes the user holds memberships in, so a check in any other scope
 // adds nothing to the entry), as held at at.
-func (l storeLoader) UserRoles(ctx context.Context, user string, at time.Time) (global []string, byScope map[string][]string, next time.Time, err error) {
+func (l storeLoader) UserRoles(ctx context.Context, user string, at time.Time) (global []string, scoped []cache.ScopedRole, next time.Time, err error) {
 	// Where the client's reads go: a standby that has replayed what the
 	// cache reflects, else the primary (see standby.go).
+	var read []storage.ScopedRole
 	err = l.c.az.reader.Read(ctx, l.c.follow, false, func(ctx context.Context, db bun.IDB, _ func()) error {
 		var err error
-		global, byScope, next, err = storage.UserRoleSets(ctx, db, l.c.scopeAt(at), user)
+		global, read, next, err = storage.UserRoleSets(ctx, db, l.c.scopeAt(at), user)
 		return err
 	})
 	l.countError(err)
-	return global, byScope, next, storage.Classify(err)
+	if err != nil {
+		return nil, nil, time.Time{}, storage.Classify(err)
+	}
+	// Sorted by scope then role, each pair once, as the cache asks.
+	if len(read) > 0 {
+		scoped = make([]cache.ScopedRole, len(read))
+		for i, m := range read {
+			scoped[i] = cache.ScopedRole(m)
+		}
+	}
+	return global, scoped, next, nil
 }
 
 // RoleGrants reads the roles' sources (each role and its ancestors: a

@@ -368,7 +368,7 @@ type countingLoader struct {
 	users, roles atomic.Int64
 }
 
-func (l *countingLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
+func (l *countingLoader) UserRoles(ctx context.Context, user string, at time.Time) ([]string, []cache.ScopedRole, time.Time, error) {
 	l.users.Add(1)
 	return l.Loader.UserRoles(ctx, user, at)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -39,13 +40,58 @@ type PolicyRole struct {
 	Permissions []string `json:"permissions,omitempty" yaml:"permissions,omitempty"`
 	// Inherits: roles whose permissions this one has too.
 	Inherits []string `json:"inherits,omitempty" yaml:"inherits,omitempty"`
+	// TimedPermissions are the role's grants with time bounds (the file's
+	// timed_permissions: {name, from, until}); a name is either here or
+	// in Permissions.
+	TimedPermissions []PolicyGrant `json:"timed_permissions,omitempty" yaml:"timed_permissions,omitempty"`
+}
+
+// PolicyGrant is a grant with time bounds: it counts from From (zero:
+// from the start) until Until (zero: for good), as StartsAt and ExpiresAt
+// make it; at least one is set.
+type PolicyGrant struct {
+	Name  string    `json:"name" yaml:"name"`
+	From  time.Time `json:"starts_at,omitzero" yaml:"from,omitempty"`
+	Until time.Time `json:"expires_at,omitzero" yaml:"until,omitempty"`
 }
 
 // PolicyMembership is one membership of a policy; Scope empty: global.
+// From and Until are its time bounds (the file's from and until; zero:
+// none), as StartsAt and ExpiresAt make them. In JSON (the REST lists)
+// they are starts_at and expires_at.
 type PolicyMembership struct {
-	User  string `json:"user" yaml:"user"`
-	Role  string `json:"role" yaml:"role"`
-	Scope string `json:"scope,omitempty" yaml:"scope,omitempty"`
+	User  string    `json:"user" yaml:"user"`
+	Role  string    `json:"role" yaml:"role"`
+	Scope string    `json:"scope,omitempty" yaml:"scope,omitempty"`
+	From  time.Time `json:"starts_at,omitzero" yaml:"from,omitempty"`
+	Until time.Time `json:"expires_at,omitzero" yaml:"until,omitempty"`
+}
+
+// bounds are m's time bounds as stored.
+func (m PolicyMembership) bounds() storage.TimeBounds {
+	return storage.TimeBounds{Starts: m.From, Expires: m.Until}.Normalized()
+}
+
+func (g PolicyGrant) bounds() storage.TimeBounds {
+	return storage.TimeBounds{Starts: g.From, Expires: g.Until}.Normalized()
+}
+
+// membershipKey is a membership without its bounds.
+type membershipKey struct{ user, role, scope string }
+
+func (m PolicyMembership) key() membershipKey { return membershipKey{m.User, m.Role, m.Scope} }
+
+// boundsOps are b as an operation's StartsAt and ExpiresAt.
+func boundsOps(op Operation, b storage.TimeBounds) Operation {
+	if !b.Starts.IsZero() {
+		t := b.Starts
+		op.StartsAt = &t
+	}
+	if !b.Expires.IsZero() {
+		t := b.Expires
+		op.ExpiresAt = &t
+	}
+	return op
 }
 
 // PolicyVersion is the version of the policy format this build writes.
@@ -68,14 +114,51 @@ func (p *Policy) Normalize() {
 		r := &p.Roles[i]
 		r.Permissions = sortedSet(r.Permissions)
 		r.Inherits = sortedSet(r.Inherits)
+		if len(r.TimedPermissions) == 0 {
+			r.TimedPermissions = nil
+			continue
+		}
+		r.TimedPermissions = slices.Clone(r.TimedPermissions)
+		for j := range r.TimedPermissions {
+			g := &r.TimedPermissions[j]
+			b := g.bounds()
+			g.From, g.Until = b.Starts, b.Expires
+		}
+		slices.SortStableFunc(r.TimedPermissions, func(a, b PolicyGrant) int { return strings.Compare(a.Name, b.Name) })
+		r.TimedPermissions = slices.CompactFunc(r.TimedPermissions, func(a, b PolicyGrant) bool { return a == b })
 	}
 	if p.Memberships != nil {
 		p.ManageMemberships = true
 	}
-	slices.SortFunc(p.Memberships, func(a, b PolicyMembership) int {
+	for i := range p.Memberships {
+		b := p.Memberships[i].bounds()
+		p.Memberships[i].From, p.Memberships[i].Until = b.Starts, b.Expires
+	}
+	slices.SortStableFunc(p.Memberships, func(a, b PolicyMembership) int {
 		return strings.Compare(a.Role+"\x00"+a.User+"\x00"+a.Scope, b.Role+"\x00"+b.User+"\x00"+b.Scope)
 	})
 	p.Memberships = slices.Compact(p.Memberships)
+}
+
+// DropExpired leaves out of p (a copy of its lists) the memberships and
+// timed grants whose Until has come by now: applying them would be
+// refused (ErrAlreadyExpired), and what they granted has ended. A backup
+// restored after a bound passed restores the rest. ApplyPolicy and
+// DiffPolicy do it; a caller of PlanPolicy does it first.
+func (p *Policy) DropExpired(now time.Time) {
+	gone := func(until time.Time) bool { return !until.IsZero() && !until.After(now) }
+	if slices.ContainsFunc(p.Memberships, func(m PolicyMembership) bool { return gone(m.Until) }) {
+		p.Memberships = slices.DeleteFunc(slices.Clone(p.Memberships), func(m PolicyMembership) bool { return gone(m.Until) })
+	}
+	cloned := false
+	for i := range p.Roles {
+		if slices.ContainsFunc(p.Roles[i].TimedPermissions, func(g PolicyGrant) bool { return gone(g.Until) }) {
+			if !cloned {
+				p.Roles, cloned = slices.Clone(p.Roles), true
+			}
+			p.Roles[i].TimedPermissions = slices.DeleteFunc(slices.Clone(p.Roles[i].TimedPermissions), func(g PolicyGrant) bool { return gone(g.Until) })
+		}
+	}
 }
 
 // nfcNames puts every name of a policy to apply in NFC, as at every other
@@ -89,6 +172,12 @@ func (p *Policy) nfcNames() {
 		r.Name = middleware.NormalizeName(r.Name)
 		r.Permissions = normalizeNames(r.Permissions)
 		r.Inherits = normalizeNames(r.Inherits)
+		if len(r.TimedPermissions) > 0 {
+			r.TimedPermissions = slices.Clone(r.TimedPermissions)
+			for j := range r.TimedPermissions {
+				r.TimedPermissions[j].Name = middleware.NormalizeName(r.TimedPermissions[j].Name)
+			}
+		}
 	}
 	if p.Memberships != nil {
 		p.Memberships = slices.Clone(p.Memberships)
@@ -144,6 +233,23 @@ func (p *Policy) Validate() error {
 				return invalidAt([]any{"roles", i, "permissions", j}, "role %q: %v", r.Name, err)
 			}
 		}
+		timed := make(map[string]bool, len(r.TimedPermissions))
+		for j, g := range r.TimedPermissions {
+			at := []any{"roles", i, "timed_permissions", j}
+			if err := checkNames("permission", g.Name); err != nil {
+				return invalidAt(at, "role %q: %v", r.Name, err)
+			}
+			if timed[g.Name] || slices.Contains(r.Permissions, g.Name) {
+				return invalidAt(at, "role %q: permission %q is granted twice (a name is in permissions or in timed_permissions, once)", r.Name, g.Name)
+			}
+			timed[g.Name] = true
+			if g.From.IsZero() && g.Until.IsZero() {
+				return invalidAt(at, "role %q: timed permission %q has neither from nor until (write it under permissions)", r.Name, g.Name)
+			}
+			if err := policyBounds(g.bounds()); err != nil {
+				return invalidAt(at, "role %q: permission %q: %v", r.Name, g.Name, err)
+			}
+		}
 	}
 	for i, r := range p.Roles {
 		for j, parent := range r.Inherits {
@@ -160,15 +266,32 @@ func (p *Policy) Validate() error {
 		i := slices.IndexFunc(p.Roles, func(r PolicyRole) bool { return r.Name == cyc[0] })
 		return invalidAt([]any{"roles", i}, "inheritance makes a cycle: %s", strings.Join(cyc, " -> "))
 	}
+	members := make(map[membershipKey]storage.TimeBounds, len(p.Memberships))
 	for i, m := range p.Memberships {
 		if err := m.validate(seen); err != nil {
 			return invalidAt([]any{"memberships", i}, "memberships[%d]: %v", i, err)
 		}
+		if err := policyBounds(m.bounds()); err != nil {
+			return invalidAt([]any{"memberships", i}, "memberships[%d]: %v", i, err)
+		}
+		if b, dup := members[m.key()]; dup && !b.Equal(m.bounds()) {
+			return invalidAt([]any{"memberships", i}, "memberships[%d]: %s in %s appears twice with different from or until", i, m.User, m.Role)
+		}
+		members[m.key()] = m.bounds()
 	}
 	for i, tc := range p.Tests {
 		if err := tc.validate(); err != nil {
 			return invalidAt([]any{"tests", i}, "tests[%d]: %v", i, err)
 		}
+	}
+	return nil
+}
+
+// policyBounds checks the bounds of a policy entry: from before until.
+// An until already past is no error here: applying leaves the entry out.
+func policyBounds(b storage.TimeBounds) error {
+	if !b.Starts.IsZero() && !b.Expires.IsZero() && !b.Starts.Before(b.Expires) {
+		return fmt.Errorf("from (%s) must come before until (%s)", b.Starts.Format(time.RFC3339Nano), b.Expires.Format(time.RFC3339Nano))
 	}
 	return nil
 }
@@ -257,11 +380,19 @@ func PlanPolicy(current, desired Policy) []Operation {
 		case old.Description != r.Description:
 			roleAdds = append(roleAdds, Operation{Op: "set_description", Role: r.Name, Description: r.Description})
 		}
-		for _, p := range setMinus(old.Permissions, r.Permissions) {
-			dels = append(dels, Operation{Op: "del_permission", Role: r.Name, Permission: p})
+		// Grants by name with their bounds (zero: none); one whose
+		// bounds differ is added again with the new ones (an add sets
+		// them exactly).
+		had, grant := old.grants(), r.grants()
+		for _, p := range sortedKeys(had) {
+			if _, keep := grant[p]; !keep {
+				dels = append(dels, Operation{Op: "del_permission", Role: r.Name, Permission: p})
+			}
 		}
-		for _, p := range setMinus(r.Permissions, old.Permissions) {
-			adds = append(adds, Operation{Op: "add_permission", Role: r.Name, Permission: p})
+		for _, p := range sortedKeys(grant) {
+			if b, ok := had[p]; !ok || !b.Equal(grant[p]) {
+				adds = append(adds, boundsOps(Operation{Op: "add_permission", Role: r.Name, Permission: p}, grant[p]))
+			}
 		}
 		for _, p := range setMinus(old.Inherits, r.Inherits) {
 			dels = append(dels, Operation{Op: "del_inheritance", Role: r.Name, Parent: p})
@@ -276,19 +407,19 @@ func PlanPolicy(current, desired Policy) []Operation {
 		}
 	}
 	if desired.ManageMemberships {
-		have := make(map[PolicyMembership]bool, len(current.Memberships))
+		have := make(map[membershipKey]storage.TimeBounds, len(current.Memberships))
 		for _, m := range current.Memberships {
-			have[m] = true
+			have[m.key()] = m.bounds()
 		}
-		need := make(map[PolicyMembership]bool, len(desired.Memberships))
+		need := make(map[membershipKey]bool, len(desired.Memberships))
 		for _, m := range desired.Memberships {
-			need[m] = true
-			if !have[m] {
-				adds = append(adds, Operation{Op: "add_membership", User: m.User, Role: m.Role, Scope: m.Scope})
+			need[m.key()] = true
+			if b, ok := have[m.key()]; !ok || !b.Equal(m.bounds()) {
+				adds = append(adds, boundsOps(Operation{Op: "add_membership", User: m.User, Role: m.Role, Scope: m.Scope}, m.bounds()))
 			}
 		}
 		for _, m := range current.Memberships {
-			if !need[m] && want[m.Role] { // a deleted role takes its memberships along
+			if !need[m.key()] && want[m.Role] { // a deleted role takes its memberships along
 				dels = append(dels, Operation{Op: "del_membership", User: m.User, Role: m.Role, Scope: m.Scope})
 			}
 		}
@@ -297,6 +428,27 @@ func PlanPolicy(current, desired Policy) []Operation {
 	if out == nil {
 		out = []Operation{}
 	}
+	return out
+}
+
+// grants are the role's grants by name with their bounds (zero: none).
+func (r PolicyRole) grants() map[string]storage.TimeBounds {
+	out := make(map[string]storage.TimeBounds, len(r.Permissions)+len(r.TimedPermissions))
+	for _, p := range r.Permissions {
+		out[p] = storage.TimeBounds{}
+	}
+	for _, g := range r.TimedPermissions {
+		out[g.Name] = g.bounds()
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -327,26 +479,66 @@ func (c *Client) readPolicy(ctx context.Context, db bun.IDB) (Policy, error) {
 	if err != nil {
 		return Policy{}, err
 	}
+	// Every stored row, held now or not, with its bounds: a membership
+	// that starts on Monday is part of the state, and is kept.
+	bounded, err := storage.AllBounded(ctx, db, c.scope)
+	if err != nil {
+		return Policy{}, err
+	}
+	type grantKey struct{ role, name string }
+	grantBounds := map[grantKey]storage.TimeBounds{}
+	memberBounds := map[membershipKey]storage.TimeBounds{}
+	for _, b := range bounded {
+		if b.Permission != "" {
+			grantBounds[grantKey{b.Role, b.Permission}] = b.Bounds
+		} else {
+			memberBounds[membershipKey{b.User, b.Role, b.Scope}] = b.Bounds
+		}
+	}
+	withBounds := func(m PolicyMembership) PolicyMembership {
+		if b, ok := memberBounds[m.key()]; ok {
+			m.From, m.Until = b.Starts, b.Expires
+		}
+		return m
+	}
+	every := func(l storage.List, of string) ([]string, error) {
+		var out []string
+		err := storage.Each(ctx, db, c.scope, l, "", of, storage.ListWindow{All: true}, func(page []string) error {
+			out = append(out, page...)
+			return nil
+		})
+		return out, err
+	}
 	p := Policy{Version: PolicyVersion, Roles: make([]PolicyRole, 0, len(roles)), Memberships: []PolicyMembership{}, ManageMemberships: true}
 	for _, r := range roles {
-		perms, err := storage.Names(ctx, db, c.scope, storage.PermissionsOfRole, r.Name)
+		names, err := every(storage.PermissionsOfRole, r.Name)
 		if err != nil {
 			return Policy{}, err
 		}
-		members, err := storage.Names(ctx, db, c.scope, storage.MembersOfRole, r.Name)
+		members, err := every(storage.MembersOfRole, r.Name)
 		if err != nil {
 			return Policy{}, err
 		}
 		for _, u := range members {
-			p.Memberships = append(p.Memberships, PolicyMembership{User: u, Role: r.Name})
+			p.Memberships = append(p.Memberships, withBounds(PolicyMembership{User: u, Role: r.Name}))
 		}
-		p.Roles = append(p.Roles, PolicyRole{Name: r.Name, Description: r.Description, Permissions: perms, Inherits: parents[r.Name]})
+		role := PolicyRole{Name: r.Name, Description: r.Description, Inherits: parents[r.Name]}
+		for _, n := range names {
+			if b, ok := grantBounds[grantKey{r.Name, n}]; ok {
+				role.TimedPermissions = append(role.TimedPermissions, PolicyGrant{Name: n, From: b.Starts, Until: b.Expires})
+			} else {
+				role.Permissions = append(role.Permissions, n)
+			}
+		}
+		p.Roles = append(p.Roles, role)
 	}
 	scoped, err := c.readScopedMemberships(ctx, db)
 	if err != nil {
 		return Policy{}, err
 	}
-	p.Memberships = append(p.Memberships, scoped...)
+	for _, m := range scoped {
+		p.Memberships = append(p.Memberships, withBounds(m))
+	}
 	p.Normalize()
 	return p, nil
 }
@@ -359,6 +551,7 @@ func (c *Client) DiffPolicy(ctx context.Context, p Policy) ([]Operation, error) 
 		return nil, err
 	}
 	p.Normalize()
+	p.DropExpired(c.az.cfg.clock.Now())
 	cur, err := c.readPolicy(ctx, c.az.db)
 	if err != nil {
 		return nil, err
@@ -382,6 +575,7 @@ func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, writte
 		return nil, written{}, err
 	}
 	p.Normalize()
+	p.DropExpired(c.az.cfg.clock.Now())
 	var plan []Operation
 	wr, err := c.write(ctx, change{action: "apply_policy", resource: "apply_policy", many: true}, func(ctx context.Context, w writer) (bool, error) {
 		tx := w.db

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml"
 
@@ -86,9 +88,13 @@ func decodeStrict(data []byte, v any, kind error) error {
 //	  - name: editor
 //	    permissions: [edit]
 //	    inherits: [viewer]
+//	  - name: contractor
+//	    timed_permissions:  # grants with time bounds (from, until: RFC 3339)
+//	      - {name: deploy, until: 2030-01-11T18:00:00Z}
 //	memberships:          # optional: without it, memberships are left alone
 //	  - {user: alice, role: editor}
 //	  - {user: bob, role: viewer, scope: org-42}
+//	  - {user: carol, role: editor, from: 2030-01-14T09:00:00Z, until: 2030-01-18T18:00:00Z}
 //	tests:                # optional: decisions the policy must give
 //	  - {user: alice, permission: read, allow: true}
 //	  - {user: bob, permission: edit, scope: org-42, allow: false}
@@ -113,11 +119,63 @@ func ParsePolicy(data []byte) (Policy, error) {
 	if err := readCases(doc, "tests", p.Tests, ErrInvalidPolicy); err != nil {
 		return Policy{}, err
 	}
+	if err := readTimes(doc, p); err != nil {
+		return Policy{}, err
+	}
 	if err := p.Validate(); err != nil {
 		return Policy{}, locate(err, doc)
 	}
 	p.Normalize()
 	return p, nil
+}
+
+// readTimes refuses a from or until that the decoder read as no time (a
+// value that is not one, such as "Friday", or null): unnoticed, it would
+// make a bounded membership or grant one for good.
+func readTimes(doc yamlpos.Doc, p Policy) error {
+	check := func(t time.Time, path ...any) error {
+		if t.IsZero() && doc.Has(path...) {
+			return &PolicyFileError{Line: doc.Line(path...), Path: path,
+				Msg: fmt.Sprintf("%s: must be a time in RFC 3339 (2030-01-11T18:00:00Z)", pathString(path)), Err: ErrInvalidPolicy}
+		}
+		return nil
+	}
+	for i, m := range p.Memberships {
+		if err := check(m.From, "memberships", i, "from"); err != nil {
+			return err
+		}
+		if err := check(m.Until, "memberships", i, "until"); err != nil {
+			return err
+		}
+	}
+	for i, r := range p.Roles {
+		for j, g := range r.TimedPermissions {
+			if err := check(g.From, "roles", i, "timed_permissions", j, "from"); err != nil {
+				return err
+			}
+			if err := check(g.Until, "roles", i, "timed_permissions", j, "until"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pathString writes a path as roles[2].timed_permissions[0].until.
+func pathString(path []any) string {
+	var b strings.Builder
+	for _, step := range path {
+		switch v := step.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", v)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			fmt.Fprint(&b, v)
+		}
+	}
+	return b.String()
 }
 
 // MarshalPolicy writes a policy in the file format, normalized, so that

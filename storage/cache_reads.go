@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -145,43 +147,74 @@ func roleGrantsChunkRead(ctx context.Context, db bun.IDB, s Scope, roles []strin
 	return nil
 }
 
-// UserRoleSets returns the roles the user holds globally and, per scope,
-// those held through a membership in that scope only: what the decision
+// ScopedRole is a role a user holds in one scope only.
+type ScopedRole struct {
+	Scope, Role string
+}
+
+// UserRoleSets returns the roles the user holds globally (sorted,
+// distinct) and those held through a membership in one scope only (by
+// scope, then role, in byte order; each pair once): what the decision
 // cache keeps per user. Only memberships held at the scope's now count
-// (see TimeBounds); next is when the first of the user's memberships starts or
-// ends after it (zero: none will), when the answer changes with no write.
-// Only scopes the user has memberships in appear, so checks in other
-// scopes (a scope name from a URL) add nothing.
-func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global []string, byScope map[string][]string, next time.Time, err error) {
-	var rows []struct {
-		memberRow
-		boundRow
-	}
+// (see TimeBounds); next is when the first of the user's memberships
+// starts or ends after it (zero: none will), when the answer changes with
+// no write. Only scopes the user has memberships in appear, so checks in
+// other scopes (a scope name from a URL) add nothing.
+//
+// A user may hold thousands of scoped memberships (as many as the rows a
+// client may store), so the rows are read with as little as each needs:
+// one statement, the columns scanned into reused buffers, a role's name
+// kept once however many scopes repeat it, and the scopes sorted only when
+// the store did not answer in order (SQLite does, from the key).
+func UserRoleSets(ctx context.Context, db bun.IDB, s Scope, user string) (global []string, scoped []ScopedRole, next time.Time, err error) {
 	forms := bun.List(s.userForms(user))
-	err = db.NewRaw(`SELECT role AS name, '' AS scope, starts_at, expires_at FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
+	rows, err := db.QueryContext(ctx, `SELECT role, '' AS scope, starts_at, expires_at FROM rolegate_memberships WHERE ns = ? AND user_name IN (?)
 		UNION ALL SELECT role, scope, starts_at, expires_at FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?)`,
-		s.NS, forms, s.NS, forms).Scan(ctx, &rows)
+		s.NS, forms, s.NS, forms)
 	if err != nil {
 		return nil, nil, time.Time{}, Classify(err)
 	}
+	defer rows.Close()
 	now := s.now()
-	for _, r := range rows {
-		b := r.bounds()
-		next = Earliest(next, b.Next(now))
-		if !b.HeldAt(now) {
+	var (
+		role, scope sql.RawBytes
+		b           boundRow
+		last        string // the last role name kept: most rows repeat it
+	)
+	for rows.Next() {
+		b = boundRow{}
+		if err := rows.Scan(&role, &scope, &b.StartsAt, &b.ExpiresAt); err != nil {
+			return nil, nil, time.Time{}, Classify(err)
+		}
+		if bounds := b.bounds(); !bounds.IsZero() {
+			next = Earliest(next, bounds.Next(now))
+			if !bounds.HeldAt(now) {
+				continue
+			}
+		}
+		if string(role) != last {
+			last = string(role)
+		}
+		if len(scope) == 0 {
+			global = append(global, last)
 			continue
 		}
-		if r.Scope == "" {
-			global = append(global, r.Name)
-			continue
-		}
-		if byScope == nil {
-			byScope = map[string][]string{}
-		}
-		byScope[r.Scope] = append(byScope[r.Scope], r.Name)
+		scoped = append(scoped, ScopedRole{Scope: string(scope), Role: last})
 	}
-	for k, v := range byScope {
-		byScope[k] = sortedUnique(v)
+	if err := rows.Err(); err != nil {
+		return nil, nil, time.Time{}, Classify(err)
 	}
-	return sortedUnique(global), byScope, next, nil
+	if !slices.IsSortedFunc(scoped, compareScopedRoles) {
+		slices.SortFunc(scoped, compareScopedRoles)
+	}
+	scoped = slices.CompactFunc(scoped, func(a, b ScopedRole) bool { return a == b })
+	return sortedUnique(global), scoped, next, nil
+}
+
+// compareScopedRoles orders scoped roles by scope, then role.
+func compareScopedRoles(a, b ScopedRole) int {
+	if c := strings.Compare(a.Scope, b.Scope); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Role, b.Role)
 }

@@ -97,14 +97,14 @@ func TestCacheReads(t *testing.T) {
 		must(storage.AddMembership(ctx, db, s, "org-42", "alice", "viewer"))
 		must(storage.AddMembership(ctx, db, s, "org-7", "alice", "viewer"))
 		must(storage.AddMembership(ctx, db, s, "org-7", "bob", "admin"))
-		global, byScope, _, err := storage.UserRoleSets(ctx, db, s, "alice")
-		if err != nil || !slices.Equal(global, []string{"other"}) || len(byScope) != 2 ||
-			!slices.Equal(byScope["org-42"], []string{"editor", "viewer"}) || !slices.Equal(byScope["org-7"], []string{"viewer"}) {
-			t.Fatalf("UserRoleSets(alice) = %v, %v, %v", global, byScope, err)
+		global, scoped, _, err := storage.UserRoleSets(ctx, db, s, "alice")
+		if err != nil || !slices.Equal(global, []string{"other"}) ||
+			!slices.Equal(scoped, []storage.ScopedRole{{"org-42", "editor"}, {"org-42", "viewer"}, {"org-7", "viewer"}}) {
+			t.Fatalf("UserRoleSets(alice) = %v, %v, %v", global, scoped, err)
 		}
-		global, byScope, _, err = storage.UserRoleSets(ctx, db, s, "nobody")
-		if err != nil || len(global) != 0 || byScope != nil {
-			t.Fatalf("UserRoleSets(nobody) = %v, %v, %v", global, byScope, err)
+		global, scoped, _, err = storage.UserRoleSets(ctx, db, s, "nobody")
+		if err != nil || len(global) != 0 || scoped != nil {
+			t.Fatalf("UserRoleSets(nobody) = %v, %v, %v", global, scoped, err)
 		}
 	})
 }

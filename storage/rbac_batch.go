@@ -35,7 +35,28 @@ func (grants Grants) Add(ctx context.Context, db bun.IDB, s Scope) (created []bo
 	if isForeignKeyViolation(err) {
 		return nil, ErrRoleNotFound
 	}
-	return created, Classify(err)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return created, nil
+}
+
+// Unbound takes the time bounds off the grants that have some, as an add
+// without bounds does to a grant that exists (see PutPermission);
+// changed[i] reports whether grants[i] had bounds.
+func (grants Grants) Unbound(ctx context.Context, db bun.IDB, s Scope) (changed []bool, err error) {
+	var rows grantRows
+	for i, g := range grants {
+		for _, form := range s.permForms(g.Name) {
+			rows.add(i, grantKey{g.Role, form})
+		}
+	}
+	changed, err = rows.run(ctx, db, len(grants), grantStatement{
+		head: "UPDATE rolegate_permissions SET starts_at = NULL, expires_at = NULL WHERE ns = ?" +
+			" AND (starts_at IS NOT NULL OR expires_at IS NOT NULL) AND (role, name) IN (VALUES ", headArgs: []any{s.NS},
+		tuple: "(?, ?)", values: func(k grantKey) []any { return []any{k.role, k.stored} },
+		tail: ") RETURNING role, name"})
+	return changed, Classify(err)
 }
 
 // Delete revokes the grants, as DeletePermission does each (a role that

@@ -109,6 +109,7 @@ with a warning that says so.`,
 			if merge {
 				want = mergePolicies(cur, b.Policy)
 			}
+			want.DropExpired(time.Now()) // what expired since the backup is not restored
 			ops := authz.PlanPolicy(cur, want)
 			imp := authz.PolicyImpact(cur, want)
 			warnNamespace(cmd.ErrOrStderr(), file, b.Namespace, namespaceFingerprint(a.key))

@@ -3,23 +3,30 @@ package main
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/spf13/cobra"
 )
 
 func newGrantCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "grant", Short: "Grant, revoke and check a role's permissions"}
+	var grantBounds boundFlags
 	add := &cobra.Command{
-		Use: "add ROLE PERMISSION", Short: "Grant a permission to a role", Args: exactArgs(2, "ROLE", "PERMISSION"),
+		Use: "add ROLE PERMISSION [--until T] [--from T]", Short: "Grant a permission to a role, for good or between --from and --until", Args: exactArgs(2, "ROLE", "PERMISSION"),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, args []string) error {
-			var out map[string]any
-			status, err := a.send(ctx, http.MethodPost, "/api/permission/"+seg(args[0])+"/"+seg(args[1]), nil, nil, &out)
+			q, note, err := grantBounds.query(nil, time.Now())
 			if err != nil {
 				return err
 			}
-			return g.showResult(cmd.OutOrStdout(), out, createdLine(status, "grant of "+args[1]+" to "+args[0]))
+			var out map[string]any
+			status, err := a.send(ctx, http.MethodPost, "/api/permission/"+seg(args[0])+"/"+seg(args[1]), q, nil, &out)
+			if err != nil {
+				return err
+			}
+			return g.showResult(cmd.OutOrStdout(), out, createdLine(status, "grant of "+args[1]+" to "+args[0]+note))
 		}),
 	}
+	grantBounds.register(add, "grant")
 	del := &cobra.Command{
 		Use: "delete ROLE PERMISSION", Aliases: []string{"revoke"}, Short: "Revoke a permission from a role", Args: exactArgs(2, "ROLE", "PERMISSION"),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, args []string) error {
@@ -47,20 +54,26 @@ func newMemberCmd(g *globals) *cobra.Command {
 		}
 		return " in scope " + scope
 	}
+	var memberBounds boundFlags
 	add := &cobra.Command{
-		Use: "add USER ROLE", Short: "Make a user a member of a role", Args: exactArgs(2, "USER", "ROLE"),
+		Use: "add USER ROLE [--until T] [--from T]", Short: "Make a user a member of a role, for good or between --from and --until", Args: exactArgs(2, "USER", "ROLE"),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, args []string) error {
+			q, note, err := memberBounds.query(scopeQuery(scope), time.Now())
+			if err != nil {
+				return err
+			}
 			if err := needScopes(ctx, a, scope); err != nil {
 				return err
 			}
 			var out map[string]any
-			status, err := a.send(ctx, http.MethodPost, path(args), scopeQuery(scope), nil, &out)
+			status, err := a.send(ctx, http.MethodPost, path(args), q, nil, &out)
 			if err != nil {
 				return err
 			}
-			return g.showResult(cmd.OutOrStdout(), out, createdLine(status, "membership of "+args[0]+" in "+args[1]+in()))
+			return g.showResult(cmd.OutOrStdout(), out, createdLine(status, "membership of "+args[0]+" in "+args[1]+in()+note))
 		}),
 	}
+	memberBounds.register(add, "membership")
 	del := &cobra.Command{
 		Use: "delete USER ROLE", Aliases: []string{"remove"}, Short: "Remove a user from a role", Args: exactArgs(2, "USER", "ROLE"),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, args []string) error {

@@ -165,7 +165,7 @@ func mergePolicies(cur, add authz.Policy) authz.Policy {
 	for _, r := range cur.Roles {
 		byName[r.Name] = len(out.Roles)
 		out.Roles = append(out.Roles, authz.PolicyRole{Name: r.Name, Description: r.Description,
-			Permissions: slices.Clone(r.Permissions), Inherits: slices.Clone(r.Inherits)})
+			Permissions: slices.Clone(r.Permissions), Inherits: slices.Clone(r.Inherits), TimedPermissions: slices.Clone(r.TimedPermissions)})
 	}
 	for _, r := range add.Roles {
 		i, ok := byName[r.Name]
@@ -176,6 +176,7 @@ func mergePolicies(cur, add authz.Policy) authz.Policy {
 		}
 		out.Roles[i].Permissions = append(out.Roles[i].Permissions, r.Permissions...)
 		out.Roles[i].Inherits = append(out.Roles[i].Inherits, r.Inherits...)
+		out.Roles[i].TimedPermissions = append(out.Roles[i].TimedPermissions, r.TimedPermissions...)
 	}
 	out.Memberships = append(slices.Clone(cur.Memberships), add.Memberships...)
 	out.Normalize()

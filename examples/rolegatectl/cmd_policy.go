@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -99,6 +100,7 @@ func newPolicyDiffCmd(g *globals, file *string, readFile func() (authz.Policy, e
 			}
 			return nil
 		}
+		p.DropExpired(time.Now())
 		ops := authz.PlanPolicy(cur, p)
 		if err := g.showPlan(w, ops); err != nil {
 			return err
@@ -156,6 +158,7 @@ terminal it asks instead).`, defaultMaxLost),
 			if err != nil {
 				return err
 			}
+			p.DropExpired(time.Now()) // the server would refuse them (422)
 			ops := authz.PlanPolicy(cur, p)
 			imp := authz.PolicyImpact(cur, p)
 			w := cmd.OutOrStdout()
@@ -259,7 +262,7 @@ func (g *globals) showPlan(w io.Writer, ops []authz.Operation) error {
 	}
 	rows := make([][]string, len(ops))
 	for i, op := range ops {
-		rows[i] = []string{op.Op, op.Role, op.Permission + op.Parent, op.User, op.Scope, op.Description}
+		rows[i] = []string{op.Op, op.Role, op.Permission + op.Parent, op.User, op.Scope, op.Description, opTime(op.StartsAt), opTime(op.ExpiresAt)}
 	}
-	return printTable(w, []string{"OP", "ROLE", "PERMISSION/PARENT", "USER", "SCOPE", "DESCRIPTION"}, rows)
+	return printTable(w, []string{"OP", "ROLE", "PERMISSION/PARENT", "USER", "SCOPE", "DESCRIPTION", "FROM", "UNTIL"}, rows)
 }

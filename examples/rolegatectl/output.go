@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -39,6 +40,13 @@ func (g *globals) showList(w io.Writer, rows []map[string]any, fields ...string)
 			rows = []map[string]any{}
 		}
 		return printJSON(w, rows)
+	}
+	// Rows with time bounds (a server's direct lists): their columns too.
+	for _, r := range rows {
+		if r["starts_at"] != nil || r["expires_at"] != nil {
+			fields = append(slices.Clip(fields), "starts_at", "expires_at", "held")
+			break
+		}
 	}
 	header := make([]string, len(fields))
 	for i, f := range fields {

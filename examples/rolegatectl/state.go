@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/rolegate/rolegate/authz"
 )
@@ -54,8 +55,19 @@ func readState(ctx context.Context, a *api, opt stateOptions) (authz.Policy, err
 		name, _ := r["role"].(string)
 		desc, _ := r["description"].(string)
 		role := authz.PolicyRole{Name: name, Description: desc}
-		if role.Permissions, err = a.names(ctx, "/api/role_permissions/"+seg(name), "name", nil); err != nil {
+		grants, err := a.list(ctx, "/api/role_permissions/"+seg(name), "name", nil)
+		if err != nil {
 			return authz.Policy{}, err
+		}
+		for _, r := range grants {
+			perm, _ := r["name"].(string)
+			if from, until, err := rowBounds(r); err != nil {
+				return authz.Policy{}, err
+			} else if !from.IsZero() || !until.IsZero() {
+				role.TimedPermissions = append(role.TimedPermissions, authz.PolicyGrant{Name: perm, From: from, Until: until})
+			} else {
+				role.Permissions = append(role.Permissions, perm)
+			}
 		}
 		if inherit {
 			if role.Inherits, err = a.names(ctx, "/api/role/"+seg(name)+"/inherits", "role", nil); err != nil {
@@ -66,12 +78,17 @@ func readState(ctx context.Context, a *api, opt stateOptions) (authz.Policy, err
 		if !opt.memberships {
 			continue
 		}
-		users, err := a.names(ctx, "/api/members/"+seg(name), "user", nil)
+		users, err := a.list(ctx, "/api/members/"+seg(name), "user", nil)
 		if err != nil {
 			return authz.Policy{}, err
 		}
-		for _, u := range users {
-			p.Memberships = append(p.Memberships, authz.PolicyMembership{User: u, Role: name})
+		for _, r := range users {
+			u, _ := r["user"].(string)
+			from, until, err := rowBounds(r)
+			if err != nil {
+				return authz.Policy{}, err
+			}
+			p.Memberships = append(p.Memberships, authz.PolicyMembership{User: u, Role: name, From: from, Until: until})
 		}
 		for _, s := range perScope {
 			ms, err := a.list(ctx, "/api/members/"+seg(name), "user", url.Values{"scope": {s}})
@@ -89,6 +106,24 @@ func readState(ctx context.Context, a *api, opt stateOptions) (authz.Policy, err
 	}
 	p.Normalize()
 	return p, nil
+}
+
+// rowBounds reads a list entry's starts_at and expires_at (zero when
+// absent: a server without time bounds lists none).
+func rowBounds(r map[string]any) (from, until time.Time, err error) {
+	for _, f := range []struct {
+		key string
+		to  *time.Time
+	}{{"starts_at", &from}, {"expires_at", &until}} {
+		s, ok := r[f.key].(string)
+		if !ok {
+			continue
+		}
+		if *f.to, err = time.Parse(time.RFC3339Nano, s); err != nil {
+			return time.Time{}, time.Time{}, fmt.Errorf("the server listed %s %q: %w", f.key, s, err)
+		}
+	}
+	return from, until, nil
 }
 
 // readScopedMemberships reads every scoped membership of the namespace

@@ -191,10 +191,8 @@ func (c *Cache) dropUnusedRoles() {
 		for _, r := range u.global {
 			inUse[r] = struct{}{}
 		}
-		for _, rs := range u.byScope {
-			for _, r := range rs {
-				inUse[r] = struct{}{}
-			}
+		for _, r := range u.scopedRoles {
+			inUse[r] = struct{}{}
 		}
 		return true
 	})

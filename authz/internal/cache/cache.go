@@ -107,17 +107,18 @@ type userEntry struct {
 	// until then.
 	stamp atomic.Uint64
 
-	name    string // the map key, kept so guards can point at it (InternUser)
-	global  []*roleEntry
-	byScope map[string][]*roleEntry // nil when no scoped role
-	bytes   int64                   // what the entry is counted as in the budget
+	name   string // the map key, kept so guards can point at it (InternUser)
+	global []*roleEntry
+	// scoped are the roles held in one scope only (nil when none; see
+	// scoped.go), scopedRoles their entries in the order of scoped.names.
+	scoped      *scopeIndex
+	scopedRoles []*roleEntry
+	bytes       int64 // what the entry is counted as in the budget
 	// shards are the kill shards of the entry's roles, each once; nil
 	// when there are more than maxUserShards (the stamp is then killsAll).
 	shards []uint8
-	// groups are the scoped roles with the scopes of each, sorted (see
-	// where.go); nil when no scoped role. memo holds merged where
-	// answers, memoBytes their size (set under Cache.mu, see remember).
-	groups    []scopeGroup
+	// memo holds merged where answers (see where.go), memoBytes their
+	// size (set under Cache.mu, see remember).
 	memo      atomic.Pointer[whereMemo]
 	memoBytes atomic.Int64
 	// next is when a membership the entry was built from starts or ends
@@ -156,7 +157,7 @@ func (c *Cache) killStamp(u *userEntry) uint64 {
 
 // userShards lists the shards of the roles, each once, or nil past
 // maxUserShards.
-func userShards(global []*roleEntry, byScope map[string][]*roleEntry) []uint8 {
+func userShards(global, scoped []*roleEntry) []uint8 {
 	var out []uint8
 	add := func(rs []*roleEntry) bool {
 		for _, r := range rs {
@@ -169,13 +170,8 @@ func userShards(global []*roleEntry, byScope map[string][]*roleEntry) []uint8 {
 		}
 		return true
 	}
-	if !add(global) {
+	if !add(global) || !add(scoped) {
 		return nil
-	}
-	for _, rs := range byScope {
-		if !add(rs) {
-			return nil
-		}
 	}
 	if out == nil {
 		out = []uint8{} // no role: a stamp of 0 that never moves
@@ -183,25 +179,18 @@ func userShards(global []*roleEntry, byScope map[string][]*roleEntry) []uint8 {
 	return out
 }
 
-// newUserEntry returns the entry for user with these roles, its merged
-// set, scope groups and size filled in. prev is the entry it refreshes
-// (the same memberships), or nil.
-func newUserEntry(name string, global []*roleEntry, byScope map[string][]*roleEntry, prev *userEntry) *userEntry {
-	u := &userEntry{name: name, global: global, byScope: byScope}
+// newUserEntry returns the entry for user with these roles (scopedRoles
+// the entries of scoped.names, in that order), its merged set and size
+// filled in.
+func newUserEntry(name string, global []*roleEntry, scoped *scopeIndex, scopedRoles []*roleEntry) *userEntry {
+	u := &userEntry{name: name, global: global, scoped: scoped, scopedRoles: scopedRoles}
 	m := mergeUser(global)
 	u.perms, u.more = m.first, m.more
 	u.bytes = userBytes + int64(len(name)) + m.owned + refBytes*int64(len(global)) + moreBytes*int64(len(m.more))
-	for s, rs := range byScope {
-		u.bytes += int64(len(s)) + userBytes/4 + refBytes*int64(len(rs))
+	if scoped != nil {
+		u.bytes += scoped.bytes + refBytes*int64(len(scopedRoles))
 	}
-	u.shards = userShards(global, byScope)
-	var prevGroups []scopeGroup
-	if prev != nil {
-		prevGroups = prev.groups
-	}
-	groups, gb := groupScopes(byScope, prevGroups)
-	u.groups = groups
-	u.bytes += gb
+	u.shards = userShards(global, scopedRoles)
 	u.stamp.Store(noStamp)
 	u.seenAll.Store(noStamp)
 	return u
@@ -241,15 +230,7 @@ func (u *userEntry) usableSince(since uint64) bool {
 		}
 		return true
 	}
-	if !ok(u.global) {
-		return false
-	}
-	for _, rs := range u.byScope {
-		if !ok(rs) {
-			return false
-		}
-	}
-	return true
+	return ok(u.global) && ok(u.scopedRoles)
 }
 
 // hashName hashes a map key straight with the runtime's string hash (the
@@ -380,8 +361,8 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 		}
 	}
 	if scope != "" {
-		for _, r := range u.byScope[scope] {
-			if r.allows(perm) {
+		for _, r := range u.scoped.rolesIn(scope) {
+			if u.scopedRoles[r].allows(perm) {
 				return true, true
 			}
 		}
@@ -399,11 +380,9 @@ func (u *userEntry) live() bool {
 			return false
 		}
 	}
-	for _, rs := range u.byScope {
-		for _, r := range rs {
-			if r.dead.Load() {
-				return false
-			}
+	for _, r := range u.scopedRoles {
+		if r.dead.Load() {
+			return false
 		}
 	}
 	return true
@@ -451,8 +430,8 @@ func (u *userEntry) grants(scope, perm string) bool {
 		}
 	}
 	if scope != "" {
-		for _, r := range u.byScope[scope] {
-			if r.allows(perm) {
+		for _, r := range u.scoped.rolesIn(scope) {
+			if u.scopedRoles[r].allows(perm) {
 				return true
 			}
 		}
@@ -477,8 +456,8 @@ func (u *userEntry) hasRole(scope, role string) bool {
 		}
 	}
 	if scope != "" {
-		for _, r := range u.byScope[scope] {
-			if r.name == role {
+		for _, r := range u.scoped.rolesIn(scope) {
+			if u.scoped.names[r] == role {
 				return true
 			}
 		}

@@ -139,15 +139,5 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 
 // mentions reports whether the entry names role, in any scope.
 func (u *userEntry) mentions(role string) bool {
-	if u.hasRole("", role) {
-		return true
-	}
-	for _, rs := range u.byScope {
-		for _, r := range rs {
-			if r.name == role {
-				return true
-			}
-		}
-	}
-	return false
+	return u.hasRole("", role) || u.scoped.holds(role)
 }

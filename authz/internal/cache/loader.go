@@ -15,8 +15,12 @@ import (
 // when its answer would change with no write.
 type Loader interface {
 	// UserRoles returns the roles the user holds everywhere (global) and
-	// those held in one scope only (byScope, nil when none), at at.
-	UserRoles(ctx context.Context, user string, at time.Time) (global []string, byScope map[string][]string, next time.Time, err error)
+	// those held in one scope only (scoped, nil when none), at at.
+	// scoped should come sorted by scope then role, each pair once (a
+	// user's thousands of scopes are then indexed with no sort); the
+	// cache sorts a copy when it does not. The cache keeps the strings
+	// but not the slices.
+	UserRoles(ctx context.Context, user string, at time.Time) (global []string, scoped []ScopedRole, next time.Time, err error)
 	// RoleGrants reads several roles at once (one read of the store for
 	// them all, or a few): for each of roles it calls fn with the roles
 	// its effective permissions are built from (sources: the role itself

@@ -69,7 +69,9 @@ func (s *fakeStore) bound(from, until time.Time, key ...string) {
 	s.bounds[boundKey(key...)] = [2]time.Time{from, until}
 }
 
-func (s *fakeStore) UserRoles(_ context.Context, user string, at time.Time) ([]string, map[string][]string, time.Time, error) {
+// UserRoles answers its scoped roles in map order, not sorted: the cache
+// must sort what a Loader does not.
+func (s *fakeStore) UserRoles(_ context.Context, user string, at time.Time) ([]string, []ScopedRole, time.Time, error) {
 	s.userReads.Add(1)
 	s.mu.Lock()
 	var global []string
@@ -79,14 +81,11 @@ func (s *fakeStore) UserRoles(_ context.Context, user string, at time.Time) ([]s
 			global = append(global, r)
 		}
 	}
-	var byScope map[string][]string
+	var scoped []ScopedRole
 	for sc, roles := range s.scoped[user] {
 		for r, ok := range roles {
 			if ok && s.heldLocked(boundKey(user, sc, r), at, &next) {
-				if byScope == nil {
-					byScope = map[string][]string{}
-				}
-				byScope[sc] = append(byScope[sc], r)
+				scoped = append(scoped, ScopedRole{Scope: sc, Role: r})
 			}
 		}
 	}
@@ -95,7 +94,7 @@ func (s *fakeStore) UserRoles(_ context.Context, user string, at time.Time) ([]s
 	if hook := s.afterRead; hook != nil {
 		hook("user", user)
 	}
-	return global, byScope, next, nil
+	return global, scoped, next, nil
 }
 
 func (s *fakeStore) RoleGrants(_ context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {

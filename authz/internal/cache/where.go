@@ -12,73 +12,12 @@ import (
 // in which scopes (through roles held there), answered from the same
 // entries as Allowed.
 //
-// A user entry keeps, per role it holds in some scope, the scopes where it
-// holds that role, sorted once when the entry is built (scopeGroup). The
-// answer for a permission is then one lookup per distinct scoped role,
-// not one per scope: a user in 1,000 orgs as "editor" is one lookup, and
-// the answer that sorted list itself; the lists of several granting roles
-// are merged once and remembered by the entry.
-
-// scopeGroup is one role a user holds in some scopes, and those scopes,
-// sorted and distinct. Immutable once the entry is published.
-type scopeGroup struct {
-	role   *roleEntry
-	scopes []string
-}
-
-// groupBytes is what a scope group is counted as in the budget beside its
-// scopes' headers (their bytes are the byScope keys', counted already).
-const (
-	groupBytes      = 40 // the group: role pointer and slice header
-	groupScopeBytes = 16 // one scope's string header in a group
-)
-
-// groupScopes makes the scope groups of byScope (role entries by scope):
-// the scopes of each role, sorted. prev, the groups of the entry being
-// refreshed (same memberships, some role entries replaced), lends its
-// sorted lists, so a refresh sorts nothing again. It returns the groups
-// and their size for the budget.
-func groupScopes(byScope map[string][]*roleEntry, prev []scopeGroup) ([]scopeGroup, int64) {
-	if len(byScope) == 0 {
-		return nil, 0
-	}
-	at := map[string]int{}
-	var groups []scopeGroup
-	for s, rs := range byScope {
-		for _, r := range rs {
-			i, ok := at[r.name]
-			if !ok {
-				i = len(groups)
-				at[r.name] = i
-				groups = append(groups, scopeGroup{role: r})
-			}
-			groups[i].scopes = append(groups[i].scopes, s)
-		}
-	}
-	bytes := int64(0)
-	for i := range groups {
-		g := &groups[i]
-		if j := slices.IndexFunc(prev, func(p scopeGroup) bool { return p.role.name == g.role.name }); j >= 0 && len(prev[j].scopes) == len(g.scopes) {
-			g.scopes = prev[j].scopes // the same memberships, sorted already
-		} else {
-			slices.Sort(g.scopes)
-			g.scopes = slices.Compact(g.scopes)
-		}
-		bytes += groupBytes + groupScopeBytes*int64(len(g.scopes))
-	}
-	// By role name, so that a refresh finds its lists in order and the
-	// answer is the same whichever map order built it.
-	slices.SortFunc(groups, func(a, b scopeGroup) int {
-		switch {
-		case a.role.name < b.role.name:
-			return -1
-		case a.role.name > b.role.name:
-			return 1
-		}
-		return 0
-	})
-	return groups, bytes
-}
+// A user entry's scope index keeps, per role held in some scope, the
+// scopes where it is held, sorted (scopeIndex.where, built with the
+// index). The answer for a permission is then one lookup per distinct
+// scoped role, not one per scope: a user in 1,000 orgs as "editor" is one
+// lookup, and the answer that sorted list itself; the lists of several
+// granting roles are merged once and remembered by the entry.
 
 // CachedWhere is Where's hit path alone: warm is false when the answer
 // needs the store. The entry is the one Cached would answer from, under
@@ -184,7 +123,7 @@ const memoItemBytes = 64
 // (counted in the budget), so that asking again costs no merge.
 func (c *Cache) where(u *userEntry, perm string) (global bool, scopes []string) {
 	global = u.grants("", perm)
-	if len(u.groups) == 0 {
+	if u.scoped == nil {
 		return global, nil
 	}
 	if m := u.memo.Load(); m != nil {
@@ -196,9 +135,9 @@ func (c *Cache) where(u *userEntry, perm string) (global bool, scopes []string) 
 	}
 	var buf [maxMergeHeads][]string
 	lists := buf[:0]
-	for i := range u.groups {
-		if u.groups[i].role.allows(perm) {
-			lists = append(lists, u.groups[i].scopes)
+	for i, r := range u.scopedRoles {
+		if r.allows(perm) {
+			lists = append(lists, u.scoped.where[i])
 		}
 	}
 	switch len(lists) {

@@ -243,7 +243,10 @@ func TestListenerCues(t *testing.T) {
 		}
 		appName := "rolegate_feed_" + strings.ReplaceAll(time.Now().Format("150405.000000"), ".", "")
 		target.Config.PostgreSQLURL += "&application_name=" + appName
-		h := newHarness(t, target, func(c *Config) { c.Notifier = NewNotifier(c.DB, 300*time.Millisecond, 100*time.Millisecond) })
+		// Proofs of life every 300 ms, each given 2 s: on a loaded machine a
+		// shorter answer loses the subscription now and then, and its flush
+		// would stand in for the cue this test waits for.
+		h := newHarness(t, target, func(c *Config) { c.Notifier = NewNotifier(c.DB, 300*time.Millisecond, 2*time.Second) })
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {

@@ -23,6 +23,24 @@ func (b Bounds) HeldAt(t time.Time) bool {
 	return (b.StartsAt == nil || !t.Before(*b.StartsAt)) && (b.ExpiresAt == nil || t.Before(*b.ExpiresAt))
 }
 
+// Listed is an entry of a direct list that shows each row's bounds (a
+// role's members, a role's own permissions, a user's roles): the row's
+// name, its Bounds, and Held, whether it counts now. Such a list has every
+// stored row, held now or not.
+type Listed struct {
+	Name string
+	Bounds
+	Held bool
+}
+
+// ScopedListed is an entry of the scoped memberships read with their
+// bounds, as Listed.
+type ScopedListed struct {
+	ScopedMembership
+	Bounds
+	Held bool
+}
+
 // AddOption is an option of the adds of a membership or a grant: it sets
 // the bounds the row will have.
 type AddOption func(*Bounds)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -100,7 +101,9 @@ func (a *API) batch(c *gin.Context) {
 	}
 	results, revision, err := cl.RunBatch(ctx, ops)
 	if errors.Is(err, ErrMalformedOperation) {
-		a.fail(c, ctx, rt, call, malformedBatch())
+		// err names the operation ("malformed batch operation: operation 3").
+		a.fail(c, ctx, rt, call, refuse(fmt.Errorf(`%w: %s: each operation is an object of "op", "role", "description", "permission", "user", "scope", "parent", "starts_at", "expires_at" (times in RFC 3339)`,
+			errBadRequest, strings.TrimPrefix(err.Error(), ErrMalformedOperation.Error()+": "))))
 		return
 	}
 	if err != nil {
@@ -143,7 +146,7 @@ func batchStatus(results []BatchResult) int {
 
 // malformedBatch is the refusal of a body that is not a batch.
 func malformedBatch() error {
-	return refuse(fmt.Errorf(`%w: body must be a JSON object with an "operations" list of {"op", "role", "description", "permission", "user", "scope", "parent"}`, errBadRequest))
+	return refuse(fmt.Errorf(`%w: body must be a JSON object with an "operations" list of {"op", "role", "description", "permission", "user", "scope", "parent", "starts_at", "expires_at"}`, errBadRequest))
 }
 
 // readBatch reads and decodes the batch body: one JSON object with an

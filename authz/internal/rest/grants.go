@@ -92,8 +92,7 @@ func grantRoutes() []route {
 				ok, err := call.cl.HasEffectivePermission(call.ctx, call.args[0], call.args[1])
 				return resultAnswer(ok, err)
 			}
-			ok, err := call.cl.HasPermission(call.ctx, call.args[0], call.args[1])
-			return resultAnswer(ok, err)
+			return boundedAnswer(call.cl.PermissionBounds(call.ctx, call.args[0], call.args[1]))
 		},
 	}, {
 		method: http.MethodPost, path: "/api/permission/:group/:name", action: "add_permission", params: perm, query: boundParams, write: true,
@@ -131,12 +130,17 @@ func grantRoutes() []route {
 			if err != nil {
 				return 0, "", nil, err
 			}
-			if scope != "" {
-				ok, err := call.cl.HasMembershipIn(call.ctx, scope, call.args[0], call.args[1])
-				return resultAnswer(ok, err)
+			if scope == "" {
+				return boundedAnswer(call.cl.MembershipBounds(call.ctx, "", call.args[0], call.args[1]))
 			}
-			ok, err := call.cl.HasMembership(call.ctx, call.args[0], call.args[1])
-			return resultAnswer(ok, err)
+			// In a scope, a global membership counts too: result is that;
+			// the bounds shown are the scoped membership's.
+			ok, err := call.cl.HasMembershipIn(call.ctx, scope, call.args[0], call.args[1])
+			if err != nil {
+				return 0, "", nil, err
+			}
+			b, _, _, err := call.cl.MembershipBounds(call.ctx, scope, call.args[0], call.args[1])
+			return boundedAnswer(b, ok, true, err)
 		},
 	}, {
 		method: http.MethodPost, path: "/api/membership/:user/:group", action: "add_membership", params: member,
@@ -201,6 +205,21 @@ func explainedRole(ok bool, chain []string, err error) (int, string, any, error)
 		return 0, "", nil, err
 	}
 	return http.StatusOK, "ok", roleExplained{Result: ok, Chain: chain}, nil
+}
+
+// boundedResult is the data of GET of one membership or grant: result,
+// whether it counts now, and the row's bounds when it has some (a row
+// outside its window answers false with them).
+type boundedResult struct {
+	Result bool `json:"result"`
+	rbac.Bounds
+}
+
+func boundedAnswer(b rbac.Bounds, found, held bool, err error) (int, string, any, error) {
+	if err != nil {
+		return 0, "", nil, err
+	}
+	return http.StatusOK, resultMessage, boundedResult{Result: found && held, Bounds: utc(b)}, nil
 }
 
 // resultAnswer answers the yes/no queries.

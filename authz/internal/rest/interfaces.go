@@ -54,6 +54,16 @@ type Client interface {
 	CountRoles(ctx context.Context, prefix string) (int, error)
 	CountUsers(ctx context.Context, prefix string) (int, error)
 	EachScopedMembership(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedMembership) error) error
+	// The direct lists with every stored row, each with its bounds and
+	// whether it counts now.
+	EachRoleMemberBounded(ctx context.Context, role string, w rbac.ListWindow, fn func([]rbac.Listed) error) error
+	EachRolePermissionBounded(ctx context.Context, role string, w rbac.ListWindow, fn func([]rbac.Listed) error) error
+	EachUserRoleBounded(ctx context.Context, user string, w rbac.ListWindow, fn func([]rbac.Listed) error) error
+	EachScopedMembershipBounded(ctx context.Context, w rbac.ScopedWindow, fn func([]rbac.ScopedListed) error) error
+	// MembershipBounds and PermissionBounds read one row's bounds, held
+	// now or not: found when the row exists, held when it counts now.
+	MembershipBounds(ctx context.Context, scope, user, role string) (b rbac.Bounds, found, held bool, err error)
+	PermissionBounds(ctx context.Context, role, name string) (b rbac.Bounds, found, held bool, err error)
 	AuditRecordsWhere(ctx context.Context, q rbac.AuditQuery) ([]rbac.AuditRecord, error)
 
 	// Revision is the token of the client's current revision; AtLeast

@@ -49,13 +49,14 @@ func queryRoutes() []route {
 			if err != nil {
 				return err
 			}
-			each := call.cl.EachRolePermission
 			if effective {
-				each = call.cl.EachEffectivePermission
+				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
+					return call.cl.EachEffectivePermission(call.ctx, call.args[0], win, fn)
+				}, eachName(w, asName))
 			}
-			return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
-				return each(call.ctx, call.args[0], win, fn)
-			}, eachName(w, asName))
+			return withPrefix(call, listedKey, func(win rbac.ListWindow, fn func([]rbac.Listed) error) error {
+				return call.cl.EachRolePermissionBounded(call.ctx, call.args[0], win, fn)
+			}, eachListed(w, "name"))
 		})
 	rolePermissions.query = []string{"effective", "prefix"}
 	return []route{{
@@ -114,9 +115,9 @@ func queryRoutes() []route {
 			})),
 		prefixed(withScope(list("/api/user_roles/:user", "get_user_roles", user, userResource,
 			func(call *request, w *listWriter) error {
-				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
-					return call.cl.EachUserRole(call.ctx, call.args[0], win, fn)
-				}, eachName(w, asRole))
+				return withPrefix(call, listedKey, func(win rbac.ListWindow, fn func([]rbac.Listed) error) error {
+					return call.cl.EachUserRoleBounded(call.ctx, call.args[0], win, fn)
+				}, eachListed(w, "role"))
 			}),
 			func(call *request, scope string, w *listWriter) error {
 				return withPrefix(call, func(r rbac.ScopedRole) string { return r.Role },
@@ -127,9 +128,9 @@ func queryRoutes() []route {
 		rolePermissions,
 		prefixed(withScope(list("/api/members/:role", "get_role_members", role, roleResource,
 			func(call *request, w *listWriter) error {
-				return withPrefix(call, stringKey, func(win rbac.ListWindow, fn func([]string) error) error {
-					return call.cl.EachRoleMember(call.ctx, call.args[0], win, fn)
-				}, eachName(w, asUser))
+				return withPrefix(call, listedKey, func(win rbac.ListWindow, fn func([]rbac.Listed) error) error {
+					return call.cl.EachRoleMemberBounded(call.ctx, call.args[0], win, fn)
+				}, eachListed(w, "user"))
 			}),
 			func(call *request, scope string, w *listWriter) error {
 				return withPrefix(call, func(u rbac.ScopedUser) string { return u.User },

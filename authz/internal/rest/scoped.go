@@ -30,7 +30,18 @@ func scopedMembershipsRoute() route {
 			if err != nil {
 				return refuse(err)
 			}
-			return call.cl.EachScopedMembership(call.ctx, win, eachEntry[rbac.ScopedMembership](w))
+			return call.cl.EachScopedMembershipBounded(call.ctx, win, func(page []rbac.ScopedListed) error {
+				for _, m := range page {
+					e := scopedEntry{ScopedMembership: m.ScopedMembership, Bounds: utc(m.Bounds)}
+					if !m.Bounds.IsZero() {
+						e.Held = &m.Held
+					}
+					if err := w.entry(e); err != nil {
+						return err
+					}
+				}
+				return w.flush()
+			})
 		},
 	}
 }

@@ -91,7 +91,7 @@ const (
 	reasonPriority  = "priority effects (rolegate has no rule order)"
 	reasonPattern   = "pattern matchers (keyMatch, regexMatch, globMatch, ipMatch): rolegate compares names exactly"
 	reasonABAC      = "ABAC conditions in the matcher (attributes, eval, in, ||, !, comparisons or literals): rolegate decides by role and exact name only"
-	reasonTime      = "time-windowed role links (g = _, _, (_, _)): rolegate memberships have no validity period"
+	reasonTime      = "time-windowed role links (g = _, _, (_, _)): Casbin's link times (local time, _ for an open end) are not mapped onto rolegate's from and until"
 	reasonSeveral   = "several policy, request or matcher types (p2, r2, m2): rolegate has one kind of grant"
 	reasonWildcard  = "a literal * as a name: in Casbin it is a pattern only with a matching function; rolegate would store a user, role or scope named *"
 	reasonRoleTypes = "role definitions other than g (users in roles) and g2 (objects in groups, g2(r.obj, p.obj))"
