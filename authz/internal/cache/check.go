@@ -97,8 +97,8 @@ func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, w
 		}
 	}
 	if scope != "" {
-		for _, r := range u.byScope[scope] {
-			if r.allows(perm) {
+		for _, r := range u.scoped.rolesIn(scope) {
+			if u.scopedRoles[r].allows(perm) {
 				return true, true, nil
 			}
 		}
