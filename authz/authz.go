@@ -225,6 +225,8 @@ func open(ctx context.Context, cfg Config, db *bun.DB, ownsDB bool) (*Authz, err
 		az.goBackground(az.feed.Listen)
 	}
 	az.goBackground(az.pruner.Run)
+	az.goBackground((&feed.Retention{DB: az.db, Keep: az.cfg.ChangesRetention, Every: az.cfg.changesPruneEvery,
+		Writers: az.sqliteWriters, Log: az.log}).Run)
 	az.startExpiry()
 	if az.open() {
 		log.Warn(openModeWarning)

@@ -101,7 +101,9 @@ func (c *Client) batch(ctx context.Context, ops []Operation) ([]OpResult, writte
 		return nil, written{}, err
 	}
 	var results []OpResult
-	wr, err := c.write(ctx, change{action: "batch", resource: "batch", many: true}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "batch", resource: "batch", many: true,
+		entries: func() []storage.FeedEntry { return feedOps(ops, results) }}
+	wr, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		var err error
 		results, err = c.runOperations(ctx, w.db, ops)
 		return anyChanged(results), err
@@ -448,6 +450,19 @@ func opOutcome(op string, changed bool) string {
 		return "unchanged"
 	}
 	return outcome(op, changed)
+}
+
+// feedOps are the change feed's entries of the operations that changed
+// something.
+func feedOps(ops []Operation, results []OpResult) []storage.FeedEntry {
+	var out []storage.FeedEntry
+	for i, op := range ops {
+		if i < len(results) && isChange(results[i].Result) {
+			out = append(out, storage.FeedEntry{Op: op.Op, Role: op.Role, Permission: op.Permission, User: op.User,
+				Scope: op.Scope, Parent: op.Parent, Description: op.Description, Bounds: op.bounds()})
+		}
+	}
+	return out
 }
 
 func anyChanged(rs []OpResult) bool {

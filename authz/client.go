@@ -64,7 +64,8 @@ func (c *Client) addRole(ctx context.Context, role, description string) (written
 	if err := checkDescription(description); err != nil {
 		return written{}, err
 	}
-	ch := change{action: "add_role", resource: "role:" + role, bytes: c.scope.Bytes([]string{role}, nil, nil, description)}
+	ch := change{action: "add_role", resource: "role:" + role, bytes: c.scope.Bytes([]string{role}, nil, nil, description),
+		entries: entry(storage.FeedEntry{Op: "add_role", Role: role, Description: description})}
 	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddRole(ctx, w.db, c.scope, role, description)
 	})
@@ -83,7 +84,9 @@ func (c *Client) delRole(ctx context.Context, role string) (written, error) {
 	}
 	// The audit record says what went with the role (storage.RoleRemoved).
 	var detail string
-	return c.write(ctx, change{action: "del_role", resource: "role:" + role, role: role, roleDeleted: true, detail: &detail}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "del_role", resource: "role:" + role, role: role, roleDeleted: true, detail: &detail,
+		entries: entry(storage.FeedEntry{Op: "del_role", Role: role})}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		deleted, removed, err := storage.DeleteRoleCounted(ctx, w.db, c.scope, role)
 		if deleted {
 			detail = removed.JSON()
@@ -115,7 +118,8 @@ func (c *Client) addPermission(ctx context.Context, role, name string, opts []Ad
 	}
 	var created bool
 	ch := change{action: "add_permission", resource: c.grantResource(role, name) + boundsNote(b), role: role, created: &created,
-		bytes: c.scope.Bytes([]string{role}, nil, []string{name}, "")}
+		bytes:   c.scope.Bytes([]string{role}, nil, []string{name}, ""),
+		entries: entry(storage.FeedEntry{Op: "add_permission", Role: role, Permission: name, Bounds: b})}
 	w, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		p, err := storage.PutPermission(ctx, w.db, c.scope, role, name, b)
 		created = p.Created
@@ -135,7 +139,9 @@ func (c *Client) delPermission(ctx context.Context, role, name string) (written,
 	if err := checkNames("role", role, "permission", name); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "del_permission", resource: c.grantResource(role, name), role: role}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "del_permission", resource: c.grantResource(role, name), role: role,
+		entries: entry(storage.FeedEntry{Op: "del_permission", Role: role, Permission: name})}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeletePermission(ctx, w.db, c.scope, role, name)
 	})
 }
@@ -170,7 +176,8 @@ func (c *Client) putMembership(ctx context.Context, scope, user, role, resource 
 	}
 	var created bool
 	ch := change{action: "add_membership", resource: resource + boundsNote(b), user: user, created: &created,
-		bytes: c.scope.Bytes(roles, []string{user}, nil, "")}
+		bytes:   c.scope.Bytes(roles, []string{user}, nil, ""),
+		entries: entry(storage.FeedEntry{Op: "add_membership", User: user, Role: role, Scope: scope, Bounds: b})}
 	w, err := c.write(ctx, ch,
 		func(ctx context.Context, w writer) (bool, error) {
 			p, err := storage.PutMembership(ctx, w.db, c.scope, scope, user, role, b)
@@ -191,7 +198,9 @@ func (c *Client) delMembership(ctx context.Context, user, role string) (written,
 	if err := checkNames("user", user, "role", role); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "del_membership", resource: c.memberResource(user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "del_membership", resource: c.memberResource(user, role), user: user,
+		entries: entry(storage.FeedEntry{Op: "del_membership", User: user, Role: role})}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteMembership(ctx, w.db, c.scope, "", user, role)
 	})
 }
@@ -347,7 +356,8 @@ func (c *Client) setRoleDescription(ctx context.Context, role, description strin
 		return written{}, err
 	}
 	// The new description may be longer: its bytes count like an add's.
-	ch := change{action: "set_description", resource: "role:" + role, bytes: c.scope.Bytes(nil, nil, nil, description)}
+	ch := change{action: "set_description", resource: "role:" + role, bytes: c.scope.Bytes(nil, nil, nil, description),
+		entries: entry(storage.FeedEntry{Op: "set_description", Role: role, Description: description})}
 	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.SetRoleDescription(ctx, w.db, c.scope, role, description)
 	})
@@ -375,7 +385,8 @@ func (c *Client) addInheritance(ctx context.Context, role, parent string) (writt
 	// inheriting from it (the cache drops every set built from role), as
 	// with a grant to role. The change log names role, so other replicas
 	// drop the same sets.
-	ch := change{action: "add_inheritance", resource: inheritResource(role, parent), role: role, bytes: c.scope.Bytes([]string{role, parent}, nil, nil, "")}
+	ch := change{action: "add_inheritance", resource: inheritResource(role, parent), role: role, bytes: c.scope.Bytes([]string{role, parent}, nil, nil, ""),
+		entries: entry(storage.FeedEntry{Op: "add_inheritance", Role: role, Parent: parent})}
 	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.AddInheritance(ctx, w.db, c.scope, role, parent)
 	})
@@ -390,7 +401,9 @@ func (c *Client) delInheritance(ctx context.Context, role, parent string) (writt
 	if err := checkNames("role", role, "parent", parent); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "del_inheritance", resource: inheritResource(role, parent), role: role}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "del_inheritance", resource: inheritResource(role, parent), role: role,
+		entries: entry(storage.FeedEntry{Op: "del_inheritance", Role: role, Parent: parent})}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteInheritance(ctx, w.db, c.scope, role, parent)
 	})
 }

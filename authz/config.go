@@ -18,6 +18,7 @@ import (
 	"github.com/rolegate/rolegate/authz/internal/audit"
 	"github.com/rolegate/rolegate/authz/internal/clock"
 	"github.com/rolegate/rolegate/authz/internal/expiry"
+	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/loginx/loginapi"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/samples"
@@ -149,6 +150,11 @@ type Config struct {
 	// AuditRetention is how long audit records are kept; older ones are
 	// deleted in the background.
 	AuditRetention time.Duration
+	// ChangesRetention is how long the change feed (Client.Changes, GET
+	// /api/changes) keeps each change; older ones are deleted in the
+	// background, and a reader asking for changes after a revision older
+	// than what is kept gets ErrChangesGone.
+	ChangesRetention time.Duration
 	// AuditMaxRecords bounds the audit records kept; beyond it records are
 	// deleted in the background, shared fairly between clients: the
 	// clients holding the most lose their oldest (refusals and no-op
@@ -248,6 +254,9 @@ type Config struct {
 	// clock is the time memberships' and grants' bounds are counted by;
 	// nil means the system clock (tests set a fake one).
 	clock clock.Clock
+	// changesPruneEvery is how often the change feed's retention runs;
+	// zero means feed.DefaultPruneEvery.
+	changesPruneEvery time.Duration
 	// expiryEvery is how often expired memberships and grants are
 	// removed; zero means expiry.DefaultEvery (tests shorten it).
 	expiryEvery time.Duration
@@ -315,6 +324,7 @@ func (c Config) withDefaults() Config {
 	fillDefaults(&c)
 	orDefault(&c.auditPruneEvery, audit.DefaultPruneEvery)
 	orDefault(&c.expiryEvery, expiry.DefaultEvery)
+	orDefault(&c.changesPruneEvery, feed.DefaultPruneEvery)
 	c.clock = clock.Or(c.clock)
 	orDefault(&c.pingCache, time.Second)
 	return c
@@ -449,7 +459,7 @@ func (c Config) problems() []error {
 		}
 	}
 	if c.JWTAccessTokenExpireMinutes < 0 || c.JWTRefreshTokenExpireDays < 0 || c.CacheMaxUsers < 0 || c.CacheMaxBytes < 0 || c.MaxClients < 0 || c.AuditRefusalsPerSecond < 0 || c.RevisionCheckInterval < 0 || c.LivenessTimeout < 0 || c.PostgreSQLReadWait < 0 ||
-		c.MaxRowsPerClient < 0 || c.MaxBytesPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.MaxReadsRunning < 0 || c.AuditRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
+		c.MaxRowsPerClient < 0 || c.MaxBytesPerClient < 0 || c.MaxNamespaces < 0 || c.MaxInheritanceDepth < 0 || c.MaxRoleAncestors < 0 || c.OpenWritesPerSecond < 0 || c.MaxReadsInFlight < 0 || c.MaxReadsRunning < 0 || c.AuditRetention < 0 || c.ChangesRetention < 0 || c.AuditMaxRecords < 0 || c.DecisionLogPerSecond < 0 {
 		errs = append(errs, errors.New("durations and sizes must not be negative"))
 	}
 	return errs

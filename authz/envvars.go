@@ -86,6 +86,8 @@ var settings = []setting{
 		"refused requests recorded per second per client (bursts of twice that; every request without an accepted key shares one budget; at most ten budgets' worth in all); the excess is counted in that client's next record and logged; changes are always recorded"),
 	duration("AUTH_AUDIT_RETENTION", func(c *Config) *time.Duration { return &c.AuditRetention }, 90*24*time.Hour, time.Minute,
 		"audit records older than this are deleted in the background (a Go duration, at least 1m)"),
+	duration("AUTH_CHANGES_RETENTION", func(c *Config) *time.Duration { return &c.ChangesRetention }, 7*24*time.Hour, time.Minute,
+		"the change feed (`GET /api/changes`) keeps each change this long, then deletes it in the background (a Go duration, at least 1m); a reader further behind gets 410 and resyncs from a backup"),
 	number("AUTH_AUDIT_MAX_RECORDS", func(c *Config) *int { return &c.AuditMaxRecords }, 1_000_000, 1, 1<<40,
 		"audit records beyond this many are deleted in the background, shared fairly between clients: the clients holding the most lose their oldest (each client's refusals and no-op writes before its changes); a client at or below its fair share loses none (see [security.md](security.md))"),
 	text("AUTH_CLIENT_KEY", func(c *Config) *string { return &c.ClientKey }, "",

@@ -61,7 +61,24 @@ func (c *Client) explainOn(ctx context.Context, db bun.IDB, scope, user, permiss
 		return nil, err
 	}
 	m := members[from]
-	return &Grant{Membership: m.Name, Scope: m.Scope, Chain: chain, GrantedBy: chain[len(chain)-1]}, nil
+	g := &Grant{Membership: m.Name, Scope: m.Scope, Chain: chain, GrantedBy: chain[len(chain)-1]}
+	mb, _, err := storage.MembershipBounds(ctx, db, c.scope, m.Scope, user, m.Name)
+	if err != nil {
+		return nil, err
+	}
+	gb, _, err := storage.PermissionBounds(ctx, db, c.scope, g.GrantedBy, permission)
+	if err != nil {
+		return nil, err
+	}
+	if !mb.IsZero() {
+		b := publicBounds(mb)
+		g.MembershipBounds = &b
+	}
+	if !gb.IsZero() {
+		b := publicBounds(gb)
+		g.GrantBounds = &b
+	}
+	return g, nil
 }
 
 // ExplainRolePermission returns how a role holds a permission, granted or

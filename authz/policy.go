@@ -577,7 +577,10 @@ func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, writte
 	p.Normalize()
 	p.DropExpired(c.az.cfg.clock.Now())
 	var plan []Operation
-	wr, err := c.write(ctx, change{action: "apply_policy", resource: "apply_policy", many: true}, func(ctx context.Context, w writer) (bool, error) {
+	var done []OpResult
+	ch := change{action: "apply_policy", resource: "apply_policy", many: true,
+		entries: func() []storage.FeedEntry { return feedOps(plan, done) }}
+	wr, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		tx := w.db
 		if err := c.lockNamespaceWrites(ctx, tx); err != nil {
 			return false, err
@@ -597,6 +600,7 @@ func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, writte
 		if err != nil {
 			return false, err
 		}
+		done = results
 		return anyChanged(results), nil
 	})
 	if err != nil {

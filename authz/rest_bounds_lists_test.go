@@ -101,6 +101,16 @@ func testRESTListsShowBounds(t *testing.T, az *Authz, clk *clock.Fake) {
 			t.Errorf("GET %s on Monday:\n got %s\nwant %s", s.path, got, s.after)
 		}
 	}
+	// explain names the bounds of the membership and of the grant.
+	mustDo(t)(c.AddPermission(ctx, "editor", "deploy", StartsAt(monday), ExpiresAt(friday)))
+	for path, want := range map[string]string{
+		"/api/has_permission/alice/deploy?explain=true": `"membership_bounds":{` + fri + `},"grant_bounds":{` + mon + `,` + fri + `}`,
+		"/api/has_permission/carol/edit?explain=true":   `"granted_by":"editor"}`,
+	} {
+		if got := get(path); !strings.Contains(got, want) {
+			t.Errorf("GET %s: %s; want %s in it", path, got, want)
+		}
+	}
 	// ?total counts what the list lists: every stored row.
 	w := performRequest(e, http.MethodGet, "/api/members/editor?total=true", key, nil)
 	if n := w.Header().Get("X-Total-Count"); w.Code != http.StatusOK || n != "3" {

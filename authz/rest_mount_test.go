@@ -325,6 +325,7 @@ func TestRESTRouteList(t *testing.T) {
 		"POST /api/user/:user/rename/:new",
 		"GET /api/users",
 		"GET /api/where_can/:user/:name", "POST /api/check",
+		"GET /api/changes",
 		"GET /api/audit",
 	}
 	if !slices.Equal(got, want) {

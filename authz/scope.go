@@ -42,7 +42,9 @@ func (c *Client) delMembershipIn(ctx context.Context, scope, user, role string) 
 	if err := checkNames("scope", scope, "user", user, "role", role); err != nil {
 		return written{}, err
 	}
-	return c.write(ctx, change{action: "del_membership", resource: c.scopedMemberResource(scope, user, role), user: user}, func(ctx context.Context, w writer) (bool, error) {
+	ch := change{action: "del_membership", resource: c.scopedMemberResource(scope, user, role), user: user,
+		entries: entry(storage.FeedEntry{Op: "del_membership", User: user, Role: role, Scope: scope})}
+	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		return storage.DeleteMembership(ctx, w.db, c.scope, scope, user, role)
 	})
 }
@@ -174,7 +176,8 @@ func (c *Client) renameUser(ctx context.Context, user, newName string, merge boo
 	}
 	// A longer name lengthens every membership moved: the quotas are
 	// counted again (recount).
-	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName, recount: true}
+	ch := change{action: "rename_user", resource: c.renameResource(user, newName), user: user, renamed: newName, recount: true,
+		entries: entry(storage.FeedEntry{Op: "rename_user", User: user, NewUser: newName, Merge: merge})}
 	loginRenamed := false
 	wr, err = c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		if user == newName {

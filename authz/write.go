@@ -41,6 +41,15 @@ type change struct {
 	// detail, when set, is filled by the write's own work with the audit
 	// record's detail (what a role's deletion removed).
 	detail *string
+	// entries, called once the write changed something, are its
+	// operations for the change feed (GET /api/changes); the write stamps
+	// them with its actor, reason and time.
+	entries func() []storage.FeedEntry
+}
+
+// entry is a change's entries when it is one operation.
+func entry(e storage.FeedEntry) func() []storage.FeedEntry {
+	return func() []storage.FeedEntry { return []storage.FeedEntry{e} }
 }
 
 // writer is what a write runs against: the transaction.
@@ -158,7 +167,11 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 		}
 		// Last before commit: the revision row is the one lock all of a
 		// client's writers share, so it is held as briefly as possible.
-		if w.rev, bounds, err = storage.RecordChangeBound(ctx, tx, c.scope, c.logged(ch)); err != nil {
+		logged := c.logged(ch)
+		if ch.entries != nil {
+			logged.Feed = c.stamped(ctx, ch.entries())
+		}
+		if w.rev, bounds, err = storage.RecordChangeBound(ctx, tx, c.scope, logged); err != nil {
 			return err
 		}
 		w.first = w.rev
@@ -180,6 +193,16 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 		return nil
 	})
 	return w, err
+}
+
+// stamped is entries with the write's actor and reason, as its audit
+// records name them, and its time.
+func (c *Client) stamped(ctx context.Context, entries []storage.FeedEntry) []storage.FeedEntry {
+	actor, reason, at := actorOf(ctx, c.scope), requestInfoOf(ctx).reason, time.Now().UTC()
+	for i := range entries {
+		entries[i].Actor, entries[i].Reason, entries[i].At = actor, reason, at
+	}
+	return entries
 }
 
 // refused is what follows a write that failed: its error classified,

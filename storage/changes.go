@@ -128,6 +128,9 @@ type Change struct {
 	// Bytes: at most how many bytes of text (as stored) the write added,
 	// by which the namespace's byte bound rises.
 	Bytes int64
+	// Feed: the operations the write made, for the public change feed
+	// (see RecordFeed), stored with the change log entry.
+	Feed []FeedEntry
 }
 
 // logValue is the user_name column of the change: NULL for all, the
@@ -171,17 +174,26 @@ func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev
 	deleted := role.Valid && ch.RoleDeleted
 	writer := sql.NullString{String: ch.Writer, Valid: ch.Writer != ""}
 	if IsPostgres(db) {
+		// The feed's first entries go in the same statement: one round
+		// trip for the whole record of a single write.
+		inline := ch.Feed[:min(len(ch.Feed), feedInsertRows)]
+		feedSQL, feedArgs := feedValues(s, inline)
+		args := append([]any{s.NS, ch.Rows, ch.Bytes, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck}, feedArgs...)
+		args = append(args, ChangesChannel, s.NS)
 		var rows, bytes sql.NullInt64
 		err := db.NewRaw(`WITH r AS (`+revisionUpsert+`),
 			c AS (INSERT INTO rolegate_changes (ns, revision, user_name, role, role_deleted, writer)
-				SELECT ?, revision, ?, ?, ?, ? FROM r WHERE `+writerGuard+` RETURNING revision)
+				SELECT ?, revision, ?, ?, ?, ? FROM r WHERE `+writerGuard+` RETURNING revision)`+feedSQL+`
 			SELECT c.revision, r.row_bound, r.byte_bound FROM c, r, (SELECT pg_notify(?, ?)) n`,
-			s.NS, ch.Rows, ch.Bytes, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck, ChangesChannel, s.NS).Scan(ctx, &rev, &rows, &bytes)
+			args...).Scan(ctx, &rev, &rows, &bytes)
 		if errors.Is(err, sql.ErrNoRows) {
 			return 0, bounds, ErrKeyMismatch
 		}
 		if err != nil {
 			return 0, bounds, Classify(err)
+		}
+		if err := recordFeed(ctx, db, s, rev, ch.Feed, len(inline)); err != nil {
+			return 0, bounds, err
 		}
 		return rev, Bounds{Rows: boundOf(rows), Bytes: boundOf(bytes)}, nil
 	}
@@ -196,6 +208,9 @@ func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return 0, bounds, ErrKeyMismatch
+	}
+	if err := recordFeed(ctx, db, s, rev, ch.Feed, 0); err != nil {
+		return 0, bounds, err
 	}
 	return rev, bounds, nil
 }

@@ -30,6 +30,10 @@ const (
 	KindPermission  = "permission"
 	KindDescription = "description"
 	KindAudit       = "audit"
+	// KindActor is a change feed entry's actor, as the audit log words it
+	// ("user:" and a stored user name, or a name of no one); its owner is
+	// the namespace.
+	KindActor = "actor"
 	// SettingReencodeProgress is the rolegate_settings key of Reencode's
 	// progress marker.
 	SettingReencodeProgress = "cipher_reencode_progress"

@@ -17,6 +17,7 @@ type encryptedColumn struct {
 	table, col, kind string
 	pk               []string // primary key; may include col
 	intPK            int      // index of an integer key column, or -1
+	intPK2           int      // index of a second integer key column, or 0 (none)
 	free             bool     // free text holding stored names: no prefix to skip by
 }
 
@@ -25,15 +26,26 @@ type encryptedColumn struct {
 // which names the member a write changed), role descriptions, and the
 // names in audit records' resources and actors.
 var encryptedColumns = []encryptedColumn{
-	{"rolegate_permissions", "name", KindPermission, []string{"ns", "role", "name"}, -1, false},
-	{"rolegate_memberships", "user_name", KindUser, []string{"ns", "user_name", "role"}, -1, false},
-	{"rolegate_scoped_memberships", "user_name", KindUser, []string{"ns", "user_name", "scope", "role"}, -1, false},
-	{"rolegate_roles", "description", KindDescription, []string{"ns", "name"}, -1, false},
-	{"rolegate_changes", "user_name", KindUser, []string{"ns", "revision"}, 1, false},
-	{"rolegate_audit", "resource", KindAudit, []string{"id"}, 0, true},
-	// Last: a pass interrupted before it was added resumes by index.
-	{"rolegate_audit", "actor", KindAudit, []string{"id"}, 0, true},
+	{"rolegate_permissions", "name", KindPermission, []string{"ns", "role", "name"}, -1, 0, false},
+	{"rolegate_memberships", "user_name", KindUser, []string{"ns", "user_name", "role"}, -1, 0, false},
+	{"rolegate_scoped_memberships", "user_name", KindUser, []string{"ns", "user_name", "scope", "role"}, -1, 0, false},
+	{"rolegate_roles", "description", KindDescription, []string{"ns", "name"}, -1, 0, false},
+	{"rolegate_changes", "user_name", KindUser, []string{"ns", "revision"}, 1, 0, false},
+	// The change feed's entries (after the tables above, so that a pass
+	// interrupted before they were added resumes by index).
+	{"rolegate_audit", "resource", KindAudit, []string{"id"}, 0, 0, true},
+	// A pass interrupted before it was added resumes by index.
+	{"rolegate_audit", "actor", KindAudit, []string{"id"}, 0, 0, true},
+	// Last, likewise: the change feed's entries (see RecordFeed).
+	{"rolegate_change_ops", "user_name", KindUser, feedPK, 1, 2, false},
+	{"rolegate_change_ops", "new_user", KindUser, feedPK, 1, 2, false},
+	{"rolegate_change_ops", "permission", KindPermission, feedPK, 1, 2, false},
+	{"rolegate_change_ops", "description", KindDescription, feedPK, 1, 2, false},
+	{"rolegate_change_ops", "actor", KindActor, feedPK, 1, 2, true},
 }
+
+// feedPK is the primary key of rolegate_change_ops.
+var feedPK = []string{"ns", "revision", "seq"}
 
 // EncryptedTables are the tables Reencode rewrites.
 func EncryptedTables() []string {
@@ -188,7 +200,7 @@ func reencodeBatch(ctx context.Context, db bun.IDB, col encryptedColumn, opt Ree
 		switch {
 		case i >= len(col.pk):
 			sel[i] = "'' AS k" + strconv.Itoa(i)
-		case i == col.intPK:
+		case i == col.intPK || i == col.intPK2 && i > 0:
 			sel[i] = "CAST(" + col.pk[i] + " AS TEXT) AS k" + strconv.Itoa(i)
 		default:
 			sel[i] = col.pk[i] + " AS k" + strconv.Itoa(i)
@@ -289,7 +301,7 @@ func (col encryptedColumn) key(k [4]string) []any {
 	out := make([]any, len(col.pk))
 	for i := range out {
 		out[i] = k[i]
-		if i == col.intPK {
+		if i == col.intPK || i == col.intPK2 && i > 0 {
 			n, _ := strconv.ParseInt(k[i], 10, 64)
 			out[i] = n
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,11 +24,14 @@ import (
 const attackerEnv = "AUTH_TEST_ATTACKER"
 
 // attackerSpec is what the attacking process is told: the app, the keys
-// (each sent from 4 loops) and the queries they send.
+// (each sent from 4 loops) and the queries they send. With Writes, each
+// loop sends the next of them ("METHOD path") before each query, so that
+// the query finds what the write changed.
 type attackerSpec struct {
 	Base    string
 	Keys    []string
 	Queries []string
+	Writes  []string `json:",omitempty"`
 }
 
 // TestOpenModeAttackHelper is not a test of its own: it is the attacker of
@@ -37,7 +41,8 @@ type attackerSpec struct {
 // scheduler would then put the other client's reads behind 80 of its own
 // goroutines). Each key of the spec sends the queries from 4 loops, each
 // at once after the last answer (a 429 included), until its standard
-// input closes; then it prints what it was answered.
+// input closes; then it prints what it was answered (writes and queries
+// together).
 func TestOpenModeAttackHelper(t *testing.T) {
 	raw := os.Getenv(attackerEnv)
 	if raw == "" {
@@ -65,6 +70,21 @@ func TestOpenModeAttackHelper(t *testing.T) {
 					case <-stop:
 						return
 					default:
+					}
+					if len(spec.Writes) > 0 {
+						method, path, _ := strings.Cut(spec.Writes[i%len(spec.Writes)], " ")
+						code, _, _, err := app.send(method, path, key, nil)
+						switch {
+						case err != nil:
+							other.Add(1)
+							time.Sleep(10 * time.Millisecond)
+						case code < 300:
+							ok.Add(1)
+						case code == http.StatusTooManyRequests:
+							limited.Add(1)
+						default:
+							other.Add(1)
+						}
 					}
 					code, _, _, err := app.send(http.MethodGet, spec.Queries[i%len(spec.Queries)], key, nil)
 					switch {

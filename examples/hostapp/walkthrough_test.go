@@ -102,7 +102,9 @@ func TestReadmeWalkthrough(t *testing.T) {
 
 type step struct{ command, want string }
 
-var curlLine = regexp.MustCompile(`^(curl .*?)\s*(?:#\s*(\d{3}))?\s*$`)
+// curlLine is a walkthrough command: a curl line, or one that waits a few
+// seconds first ("sleep 3; curl ...", a time bound passing).
+var curlLine = regexp.MustCompile(`^((?:sleep \d+; )?curl .*?)\s*(?:#\s*(\d{3}))?\s*$`)
 
 // readmeSteps returns the curl commands of the README's walkthrough block.
 func readmeSteps(t *testing.T) []step {

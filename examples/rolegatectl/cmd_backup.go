@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -30,6 +32,10 @@ type backupFile struct {
 	// Backups written before it was recorded have none, and restore as
 	// before.
 	Namespace string `json:"namespace,omitempty"`
+	// Revision is the namespace's revision the backup holds (a token,
+	// r42): the change feed (rolegatectl changes --after) continues from
+	// it. Backups written before it was recorded have none.
+	Revision string `json:"revision,omitempty"`
 	// Scopes: files written before GET /api/scoped_memberships held the
 	// scopes named with --scopes here; backups now hold every scope and
 	// leave it out. Read and ignored.
@@ -53,11 +59,11 @@ func newBackupCmd(g *globals) *cobra.Command {
 		Short: "Write the namespace's roles, grants, inheritance and memberships (and optionally audit) as one file",
 		Args:  exactArgs(0),
 		RunE: withClient(g, func(ctx context.Context, a *api, cmd *cobra.Command, _ []string) error {
-			p, err := readState(ctx, a, stateOptions{memberships: true})
+			p, rev, err := readSnapshot(ctx, a, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			b := backupFile{Format: backupFormat, Version: 1, Created: time.Now().UTC(), Namespace: namespaceFingerprint(a.key), Policy: p, Memberships: p.Memberships}
+			b := backupFile{Format: backupFormat, Version: 1, Created: time.Now().UTC(), Namespace: namespaceFingerprint(a.key), Revision: rev, Policy: p, Memberships: p.Memberships}
 			b.Policy.Memberships = nil
 			if withAudit {
 				if b.Audit, err = readAudit(ctx, a); err != nil {
@@ -151,6 +157,50 @@ with a warning that says so.`,
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and who gains and loses access, and make no change")
 	cmd.Flags().BoolVar(&yes, "yes", false, "restore without asking")
 	return cmd
+}
+
+// snapshotTries is how many times backup reads the namespace before it
+// settles for a state that writes moved while it was read.
+const snapshotTries = 5
+
+// readSnapshot reads the namespace's state and the revision it holds: the
+// revision read before and after the state agree, so no write landed
+// between (the lists are several reads). When writes keep landing, it
+// keeps the last state read with the revision read before it, and warns:
+// replaying the change feed from that revision re-applies what the state
+// may hold already. A server without revisions gives "".
+func readSnapshot(ctx context.Context, a *api, warn io.Writer) (authz.Policy, string, error) {
+	revision := func() (string, error) {
+		var out struct {
+			Revision string `json:"revision"`
+		}
+		err := a.get(ctx, "/api/revision", nil, &out)
+		var ae *apiError
+		if errors.As(err, &ae) && ae.status == http.StatusNotFound {
+			return "", nil // an older server
+		}
+		return out.Revision, err
+	}
+	for try := 1; ; try++ {
+		before, err := revision()
+		if err != nil {
+			return authz.Policy{}, "", err
+		}
+		p, err := readState(ctx, a, stateOptions{memberships: true})
+		if err != nil {
+			return authz.Policy{}, "", err
+		}
+		after, err := revision()
+		if err != nil {
+			return authz.Policy{}, "", err
+		}
+		if before == after || try == snapshotTries {
+			if before != after {
+				fmt.Fprintf(warn, "rolegatectl: warning: writes landed while the backup was read (%s to %s); it records %s, and replaying the changes after it re-applies some it holds\n", before, after, before)
+			}
+			return p, before, nil
+		}
+	}
 }
 
 // namespaceFingerprint identifies the namespace of a client key in a

@@ -101,6 +101,7 @@ func (f *Feed) Revision(ctx context.Context, fl *Follower) (int64, error) {
 // commit, so the revision row is not held meanwhile; a failure only
 // leaves a few more entries for the next prune).
 func (f *Feed) Committed(ctx context.Context, fl *Follower, first, rev int64) {
+	f.waits.wake(fl.Scope.NS)
 	fl.known.CompareAndSwap(first-1, rev)
 	if rev/storage.ChangesPruneEvery != (first-1)/storage.ChangesPruneEvery {
 		if err := storage.PruneChanges(ctx, f.db, fl.Scope.NS, rev); err != nil {

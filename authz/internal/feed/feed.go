@@ -124,6 +124,9 @@ type Feed struct {
 	// (until one succeeds); reads on the primary are then bounded too
 	// (Reader.onPrimary).
 	unanswered atomic.Bool
+	// waits: readers of the public change feed waiting for a namespace's
+	// next change (Await).
+	waits waiters
 }
 
 // New returns the feed of cfg; Poll and Listen run it.
@@ -210,7 +213,10 @@ func (f *Feed) Subscribed(ctx context.Context, err error) {
 }
 
 // Cue checks the namespace a write was announced for.
-func (f *Feed) Cue(ctx context.Context, ns string) { f.Check(ctx, []string{ns}) }
+func (f *Feed) Cue(ctx context.Context, ns string) {
+	f.waits.wake(ns)
+	f.Check(ctx, []string{ns})
+}
 
 // Unsubscribed flushes every cache: what is written until the next
 // subscription goes unheard.

@@ -400,6 +400,16 @@ func (r *recoder) recode(owner, kind, stored string) (string, bool, error) {
 		v := r.recodeAudit(owner, stored)
 		return v, v != stored, nil
 	}
+	if kind == storage.KindActor {
+		// A change feed entry's actor: "user:" and a stored name, or a
+		// name of no one (a key's digest, library), left as it is.
+		name, ok := strings.CutPrefix(stored, storage.ActorUserPrefix)
+		if !ok || name == "" {
+			return stored, false, nil
+		}
+		v, err := r.value(owner, cipher.ColumnUser, name)
+		return storage.ActorUserPrefix + v, err == nil && v != name, err
+	}
 	if kind == storage.KindDescription && !r.descriptions && !cipher.IsEncrypted(stored) {
 		return stored, false, nil // plain descriptions stay plain
 	}

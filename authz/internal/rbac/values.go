@@ -94,6 +94,11 @@ type Grant struct {
 	Chain []string `json:"chain"`
 	// GrantedBy is the role the permission is granted to.
 	GrantedBy string `json:"granted_by"`
+	// MembershipBounds and GrantBounds are the time bounds of the
+	// membership and of the grant, when they have some: the answer holds
+	// until the first expires_at (nil: unbounded).
+	MembershipBounds *Bounds `json:"membership_bounds,omitempty"`
+	GrantBounds      *Bounds `json:"grant_bounds,omitempty"`
 }
 
 // RoleCounts is how much hangs on one role: what deleting it removes.

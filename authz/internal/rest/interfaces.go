@@ -3,6 +3,7 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -65,6 +66,9 @@ type Client interface {
 	MembershipBounds(ctx context.Context, scope, user, role string) (b rbac.Bounds, found, held bool, err error)
 	PermissionBounds(ctx context.Context, role, name string) (b rbac.Bounds, found, held bool, err error)
 	AuditRecordsWhere(ctx context.Context, q rbac.AuditQuery) ([]rbac.AuditRecord, error)
+	// WaitChanges reads the change feed after a revision token, waiting
+	// up to wait for a change when there is none yet.
+	WaitChanges(ctx context.Context, after string, limit int, wait time.Duration) (rbac.Changes, error)
 
 	// Revision is the token of the client's current revision; AtLeast
 	// brings the client's cache up to a token's revision (an error

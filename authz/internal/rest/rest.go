@@ -134,6 +134,7 @@ func routes() []route {
 	out = append(out, renameRoute())
 	out = append(out, usersRoute())
 	out = append(out, whereCanRoute(), checkRoute())
+	out = append(out, changesRoute())
 	return withTotals(append(out, auditRoute()))
 }
 
@@ -316,7 +317,7 @@ func (a *API) fail(c *gin.Context, ctx context.Context, rt route, call *request,
 	}
 	detail := reason
 	switch status {
-	case http.StatusBadRequest, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
+	case http.StatusBadRequest, http.StatusForbidden, http.StatusGone, http.StatusRequestEntityTooLarge, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
 		// Our own texts: they name the field and the rule, never echo input.
 		detail = err.Error()
 	case http.StatusTooManyRequests:

@@ -53,6 +53,8 @@ func StatusOf(err error) (int, string) {
 		return http.StatusConflict, "inheritance cycle"
 	case errors.Is(err, rbac.ErrUserExists):
 		return http.StatusConflict, "user exists"
+	case errors.Is(err, rbac.ErrChangesGone):
+		return http.StatusGone, "changes gone"
 	case errors.Is(err, rbac.ErrUnavailable), errors.Is(err, rbac.ErrClosed):
 		return http.StatusServiceUnavailable, "store unavailable"
 	default:
