@@ -130,14 +130,19 @@ func normalizeOperations(ops []Operation) []Operation {
 	}
 	out := make([]Operation, len(ops))
 	for i, op := range ops {
-		op.Role = middleware.NormalizeName(op.Role)
-		op.Permission = middleware.NormalizeName(op.Permission)
-		op.User = middleware.NormalizeName(op.User)
-		op.Scope = middleware.NormalizeName(op.Scope)
-		op.Parent = middleware.NormalizeName(op.Parent)
-		out[i] = op
+		out[i] = normalizeOperation(op)
 	}
 	return out
+}
+
+// normalizeOperation is op with every name in NFC.
+func normalizeOperation(op Operation) Operation {
+	op.Role = middleware.NormalizeName(op.Role)
+	op.Permission = middleware.NormalizeName(op.Permission)
+	op.User = middleware.NormalizeName(op.User)
+	op.Scope = middleware.NormalizeName(op.Scope)
+	op.Parent = middleware.NormalizeName(op.Parent)
+	return op
 }
 
 // checkOperations validates every operation before anything runs.
@@ -231,14 +236,36 @@ func opFields(op string) string {
 
 // runOperations runs checked operations in tx, auditing them (batchAudit).
 func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
+	results, details, err := c.runOps(ctx, tx, ops)
+	if err != nil {
+		return nil, err
+	}
+	// Written together at the end, in the same transaction: a few round
+	// trips instead of one per operation.
+	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results, details)...); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// runOps runs checked operations in tx, returning with their results what
+// each del_role removed (by index), for the audit.
+func (c *Client) runOps(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, map[int]string, error) {
+	return c.runOpsKnown(ctx, tx, ops, map[string]bool{})
+}
+
+// runOpsKnown is runOps with the roles already seen to exist in this
+// transaction (a streamed batch's earlier chunks), which it adds to.
+func (c *Client) runOpsKnown(ctx context.Context, tx bun.IDB, ops []Operation, known map[string]bool) ([]OpResult, map[int]string, error) {
 	results := make([]OpResult, len(ops))
-	// Roles seen to exist in this transaction: grants to them are
-	// inserted many per statement (storage.Grants) instead of two round
-	// trips each, which is most of the time of a large policy. Revokes go
-	// many per statement too, to any role (revoking from a role that does
-	// not exist changes nothing, as one by one). A run of one kind is
-	// written before an operation of another, so the order holds.
-	known := map[string]bool{}
+	// Roles seen to exist in this transaction (known): grants to them and
+	// memberships in them are inserted many per statement (storage.Grants,
+	// storage.Memberships) instead of two round trips each, which is most
+	// of the time of a large policy. Revokes go many per statement too,
+	// to any role (revoking from a role that does not exist changes
+	// nothing, as one by one). A run of one kind is written before an
+	// operation of another, so the order holds.
+	bulkMembers := storage.Memberships(nil).Bulk(c.scope)
 	details := map[int]string{} // what a del_role removed, for its record
 	var pending []int           // indexes of consecutive ops of pendingOp
 	pendingOp := ""
@@ -246,20 +273,36 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		if len(pending) == 0 {
 			return nil
 		}
-		grants := make(storage.Grants, len(pending))
-		for j, i := range pending {
-			grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
+		var changed, unbound []bool
+		var grants storage.Grants
+		var err error
+		if pendingOp == "add_membership" {
+			ms := make(storage.Memberships, len(pending))
+			for j, i := range pending {
+				ms[j] = storage.Membership{Scope: ops[i].Scope, User: ops[i].User, Role: ops[i].Role}
+			}
+			changed, unbound, err = ms.Add(ctx, tx, c.scope)
+		} else {
+			grants = make(storage.Grants, len(pending))
+			for j, i := range pending {
+				grants[j] = storage.Grant{Role: ops[i].Role, Name: ops[i].Permission}
+			}
+			write := grants.Add
+			if pendingOp == "del_permission" {
+				write = grants.Delete
+			}
+			changed, err = write(ctx, tx, c.scope)
 		}
-		write := grants.Add
-		if pendingOp == "del_permission" {
-			write = grants.Delete
-		}
-		changed, err := write(ctx, tx, c.scope)
 		if err != nil {
 			return &BatchError{Index: pending[0], Op: pendingOp, Err: err}
 		}
 		for j, i := range pending {
 			results[i] = OpResult{Op: ops[i].Op, Result: opOutcome(ops[i].Op, changed[j])}
+			if unbound != nil && unbound[j] {
+				// A membership that existed with bounds has them cleared,
+				// as AddMembership's does: changed.
+				results[i].Result = "changed"
+			}
 		}
 		if pendingOp == "add_permission" {
 			// A grant that existed takes the bounds the add names (none),
@@ -287,10 +330,11 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		return nil
 	}
 	for i, op := range ops {
-		if op.Op == "add_permission" && known[op.Role] && op.StartsAt == nil && op.ExpiresAt == nil || op.Op == "del_permission" {
+		unbounded := op.StartsAt == nil && op.ExpiresAt == nil
+		if op.Op == "add_permission" && known[op.Role] && unbounded || op.Op == "del_permission" || op.Op == "add_membership" && bulkMembers && known[op.Role] && unbounded {
 			if op.Op != pendingOp {
 				if err := flush(); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				pendingOp = op.Op
 			}
@@ -298,7 +342,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 			continue
 		}
 		if err := flush(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var changed bool
 		var err error
@@ -320,7 +364,7 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 			changed, err = c.runOperation(ctx, tx, op)
 		}
 		if err != nil {
-			return nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
+			return nil, nil, &BatchError{Index: i, Op: op.Op, Err: storage.Classify(err)}
 		}
 		if result == "" {
 			result = opOutcome(op.Op, changed)
@@ -334,14 +378,9 @@ func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation)
 		}
 	}
 	if err := flush(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// Written together at the end, in the same transaction: a few round
-	// trips instead of one per operation.
-	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results, details)...); err != nil {
-		return nil, err
-	}
-	return results, nil
+	return results, details, nil
 }
 
 // batchAudit is the audit of a batch's operations: one record for each
@@ -353,6 +392,16 @@ func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpRe
 	if c.az.cfg.DisableAuditLogging {
 		return nil
 	}
+	audit, unchanged := c.auditChanges(ctx, ops, results, details)
+	if unchanged > 0 {
+		audit = append(audit, c.unchangedAudit(ctx, unchanged))
+	}
+	return audit
+}
+
+// auditChanges is the record of each change of ops, and the count of
+// those that changed nothing.
+func (c *Client) auditChanges(ctx context.Context, ops []Operation, results []OpResult, details map[int]string) ([]storage.AuditRecord, int) {
 	var audit []storage.AuditRecord
 	unchanged := 0
 	for i, op := range ops {
@@ -364,10 +413,13 @@ func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpRe
 		rec.Detail = details[i]
 		audit = append(audit, rec)
 	}
-	if unchanged > 0 {
-		audit = append(audit, c.auditRecord(ctx, "batch", "batch", fmt.Sprintf("unchanged: %d operations", unchanged)))
-	}
-	return audit
+	return audit, unchanged
+}
+
+// unchangedAudit is the one record of a batch's operations that changed
+// nothing.
+func (c *Client) unchangedAudit(ctx context.Context, unchanged int) storage.AuditRecord {
+	return c.auditRecord(ctx, "batch", "batch", fmt.Sprintf("unchanged: %d operations", unchanged))
 }
 
 // batchAudited is how many audit records batchAudit writes for results.

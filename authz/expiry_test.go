@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rolegate/rolegate/authz/internal/clock"
+	"github.com/rolegate/rolegate/authz/internal/feed"
 	"github.com/rolegate/rolegate/storage"
 	"github.com/rolegate/rolegate/storage/storagetest"
 )
@@ -91,6 +92,29 @@ func TestExpiryRecordedOnceWithTwoReplicas(t *testing.T) {
 		revAfter, err := storage.Revision(ctx, a.db, ca.scope.NS)
 		if err != nil || revAfter-revBefore != 2*users+grants {
 			t.Fatalf("the revision moved by %d (%v); want one per removal, %d", revAfter-revBefore, err, 2*users+grants)
+		}
+		// The change feed has each removal once, by its audit action.
+		feedOps := map[string]int{}
+		for after := feed.Format(revBefore); ; {
+			p, err := ca.Changes(ctx, after, MaxChangesLimit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Changes) == 0 {
+				break
+			}
+			for _, ch := range p.Changes {
+				feedOps[ch.Op+" "+ch.User+"/"+ch.Role+ch.Permission+"@"+ch.Scope]++
+			}
+			after = p.Next
+		}
+		if len(feedOps) != 2*users+grants || feedOps["expire_membership u03/editor@org-1"] != 1 || feedOps["expire_permission /editorp07@"] != 1 {
+			t.Fatalf("the feed holds %d distinct removals, want %d: %v", len(feedOps), 2*users+grants, feedOps)
+		}
+		for k, n := range feedOps {
+			if n != 1 {
+				t.Fatalf("the feed holds %s %d times", k, n)
+			}
 		}
 		for _, c := range []*Client{ca, cb} {
 			if ok, err := c.UserHasPermission(ctx, "u00", "p00"); ok || err != nil {

@@ -362,3 +362,132 @@ func TestChangeFeedGonePastRetention(t *testing.T) {
 		}
 	})
 }
+
+// In open mode a waiting GET /api/changes counts as a read in flight of
+// its client (one more past AUTH_MAX_READS_IN_FLIGHT is 429) while it
+// holds none of the slots all clients' reads share: another client reads
+// meanwhile even when there is one slot for all.
+func TestChangeFeedWaitIsAReadInFlight(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		az, _ := openREST(t, target, func(c *Config) { c.MaxReadsInFlight, c.MaxReadsRunning = 1, 1 })
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		checkEnvelope(t, performRequest(e, http.MethodPost, "/api/role/r", key, nil), http.StatusCreated)
+		done := make(chan int, 1)
+		go func() {
+			done <- performRequest(e, http.MethodGet, "/api/changes?after=r1&wait=2s", key, nil).Code
+		}()
+		fp := mustClient(t, az, key).fingerprint
+		eventually(t, 2*time.Second, "the wait holds the client's read", func() bool {
+			release, err := az.readGate.Acquire(fp)
+			if err == nil {
+				release()
+			}
+			return err != nil
+		})
+		w := performRequest(e, http.MethodGet, "/api/roles", key, nil)
+		checkEnvelope(t, w, http.StatusTooManyRequests)
+		checkEnvelope(t, performRequest(e, http.MethodGet, "/api/roles", newKey(), nil), http.StatusOK)
+		if code := <-done; code != http.StatusOK {
+			t.Fatalf("the wait answered %d", code)
+		}
+		checkEnvelope(t, performRequest(e, http.MethodGet, "/api/roles", key, nil), http.StatusOK)
+	})
+}
+
+// A key rotation re-encrypts the change feed's names and actors with the
+// rest of the store: after it, the new key alone reads the feed as
+// before, and no entry is left under the old key. On both stores.
+func TestChangeFeedAfterKeyRotation(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		old := openTarget(t, target, encrypted(testPassphrase))
+		c := mustClient(t, old, key)
+		if _, err := c.AddRole(ctx, "editor", "Edits"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AddPermission(ctx, "editor", "edit"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AddMembership(WithActor(ctx, "admin.ann"), "sara", "editor"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.RenameUser(ctx, "sara", "sara2", false); err != nil {
+			t.Fatal(err)
+		}
+		before, err := c.Changes(ctx, "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old.Close()
+
+		rotated := openTarget(t, target, rotateTo)
+		waitRotated(t, rotated)
+		rotated.Close()
+		fresh := openTarget(t, target, encrypted(rotatedPass))
+		cf := mustClient(t, fresh, key)
+		after, err := cf.Changes(ctx, "", 100)
+		if err != nil {
+			t.Fatalf("the feed under the new key alone: %v", err)
+		}
+		if len(after.Changes) != len(before.Changes) || len(after.Changes) != 4 {
+			t.Fatalf("%d changes after the rotation, %d before, want 4", len(after.Changes), len(before.Changes))
+		}
+		for i := range before.Changes {
+			b, a := before.Changes[i], after.Changes[i]
+			if b.Actor != "library" {
+				// The actor names a person as the audit log does: its
+				// stored form, which the rotation re-encrypted.
+				if a.Actor == b.Actor || a.Actor != "user:"+cf.scope.AuditUser("admin.ann") {
+					t.Fatalf("change %d's actor %q after the rotation (%q before)", i, a.Actor, b.Actor)
+				}
+				a.Actor, b.Actor = "", ""
+			}
+			if !equalJSONValues(a, b) {
+				t.Fatalf("change %d: %+v after the rotation, %+v before", i, a, b)
+			}
+		}
+	})
+}
+
+// Turning encryption on converts the change feed's names with the rest of
+// the store: the feed reads as before, and its table holds no plaintext
+// name any more. On both stores.
+func TestChangeFeedAfterEncryptionTurnedOn(t *testing.T) {
+	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
+		ctx := context.Background()
+		key := newKey()
+		plain := openTarget(t, target, nil)
+		c := mustClient(t, plain, key)
+		if _, err := c.AddRole(ctx, "editor", ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AddPermission(ctx, "editor", "edit.secret"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.AddMembership(WithActor(ctx, "ann.secret"), "sara.secret", "editor"); err != nil {
+			t.Fatal(err)
+		}
+		before, err := c.Changes(ctx, "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain.Close()
+		enc := openTarget(t, target, encrypted(testPassphrase))
+		after, err := mustClient(t, enc, key).Changes(ctx, "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after.Changes) != 3 || after.Changes[1].Permission != "edit.secret" || after.Changes[2].User != "sara.secret" {
+			t.Fatalf("after the conversion: %+v", after.Changes)
+		}
+		if before.Changes[2].Actor != "user:ann.secret" || after.Changes[2].Actor == before.Changes[2].Actor {
+			t.Fatalf("the actor %q (before: %q): not converted", after.Changes[2].Actor, before.Changes[2].Actor)
+		}
+		var n int
+		if err := enc.db.NewRaw("SELECT count(*) FROM rolegate_change_ops WHERE user_name LIKE '%secret%' OR permission LIKE '%secret%' OR actor LIKE '%secret%'").Scan(ctx, &n); err != nil || n != 0 {
+			t.Fatalf("%d feed rows hold a plaintext name (%v)", n, err)
+		}
+	})
+}

@@ -346,7 +346,7 @@ func refusalReason(err error) string { return rest.Reason(err) }
 // restAPI is the REST admin API served by az.
 func (az *Authz) restAPI() (*rest.API, error) {
 	return rest.New(rest.Config{
-		Host: restHost{az}, AcceptKey: az.admins.accept(), Log: az.log, MaxBatchOperations: MaxBatchOperations,
+		Host: restHost{az}, AcceptKey: az.admins.accept(), Log: az.log, MaxBatchOperations: MaxBatchOperations, MaxStreamOperations: MaxStreamOperations,
 		Reads: az.readGate, ReadsAll: az.readsAll, People: az.restPeople(),
 	})
 }
@@ -442,6 +442,34 @@ func (c restCaller) RunBatch(ctx context.Context, raw []json.RawMessage) ([]rest
 		out[i] = rest.BatchResult{Op: r.Op, Result: r.Result}
 	}
 	return out, w.Revision, nil
+}
+
+// RunBatchStream decodes each operation as RunBatch does, and runs them
+// with Client.batchStream.
+func (c restCaller) RunBatchStream(ctx context.Context, s rest.OperationStream) (map[string]int, string, error) {
+	ops := func(yield func(Operation) error) error {
+		i := 0
+		return s.Each(func(raw json.RawMessage) error {
+			var op Operation
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&op); err != nil {
+				return fmt.Errorf("%w: operation %d", rest.ErrMalformedOperation, i)
+			}
+			i++
+			return yield(normalizeOperation(op))
+		})
+	}
+	counts, done, err := c.Client.batchStream(ctx, ops)
+	w, err := c.Client.token(ctx, done, err)
+	if err != nil {
+		var be *BatchError
+		if errors.As(err, &be) {
+			return nil, "", &rest.OperationError{Detail: be.Error(), Err: err}
+		}
+		return nil, "", err
+	}
+	return counts, w.Revision, nil
 }
 
 // ConsoleMode says whether Mount serves the admin console under

@@ -15,11 +15,12 @@ import (
 func wideScope(i int) string { return fmt.Sprintf("s%05d-%s", i, strings.Repeat("x", 121)) }
 
 // Issue 33, attack 3, at the library: a user in 9,000 scopes of 128
-// characters, every membership of one role. The first check read and built
-// the user in 1.4 s (PostgreSQL) to 2.5 s (SQLite), and each reload after
-// a change (a grant to the role, a membership of the user) about as long.
-// Each now takes under 200 ms (the median of 5 reloads of each kind), and
-// answers right. On both databases.
+// characters, every membership of one role. The red team's first check
+// read and built the user in 1.4 s (PostgreSQL) to 2.5 s (SQLite), and
+// each reload after a change about as long. A cold check (the cache
+// emptied), a check after a grant to the role and one after a membership
+// of the user each take under 200 ms (the median of 5 of each kind), and
+// answer right. On both databases.
 func TestWideScopesLoadFast(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
@@ -43,8 +44,13 @@ func TestWideScopesLoadFast(t *testing.T) {
 			}
 			return took
 		}
-		first := check(wideScope(n-1), "read", true)
-		var grants, members []time.Duration
+		// Cold: the cache emptied before each check (the user and its
+		// role read again).
+		var colds, grants, members []time.Duration
+		for range 5 {
+			c.cache.Flush()
+			colds = append(colds, check(wideScope(n-1), "read", true))
+		}
 		for i := range 5 {
 			p := fmt.Sprint("p", i)
 			if _, err := c.AddPermission(ctx, "member", p); err != nil {
@@ -57,15 +63,17 @@ func TestWideScopesLoadFast(t *testing.T) {
 			members = append(members, check(wideScope(n+i), "read", true))
 		}
 		check("elsewhere", "read", false)
-		slices.Sort(grants)
-		slices.Sort(members)
-		t.Logf("%s: a user in %d scopes of 128 characters: first check %v; after a grant to the role %v (median of 5, slowest %v); after a membership of the user %v (median, slowest %v)",
-			target.Name, n, first.Round(time.Millisecond), grants[2].Round(time.Millisecond), grants[4].Round(time.Millisecond),
-			members[2].Round(time.Millisecond), members[4].Round(time.Millisecond))
+		for _, d := range [][]time.Duration{colds, grants, members} {
+			slices.Sort(d)
+		}
+		t.Logf("%s: a user in %d scopes of 128 characters, the median of 5 (the slowest): a cold check %v (%v); after a grant to the role %v (%v); after a membership of the user %v (%v)",
+			target.Name, n, colds[2].Round(100*time.Microsecond), colds[4].Round(100*time.Microsecond),
+			grants[2].Round(100*time.Microsecond), grants[4].Round(100*time.Microsecond),
+			members[2].Round(100*time.Microsecond), members[4].Round(100*time.Microsecond))
 		for _, f := range []struct {
 			what string
 			took time.Duration
-		}{{"the first check", first}, {"a check after a grant", grants[2]}, {"a check after a membership", members[2]}} {
+		}{{"a cold check", colds[2]}, {"a check after a grant", grants[2]}, {"a check after a membership", members[2]}} {
 			if f.took >= 200*time.Millisecond {
 				t.Errorf("%s: %s took %v, want under 200 ms", target.Name, f.what, f.took)
 			}

@@ -78,9 +78,10 @@ func feedDown(ctx context.Context, db *bun.DB) error {
 // FeedEntry is one operation of the change feed, with plain names.
 type FeedEntry struct {
 	Revision int64
-	// Op is the library operation: add_role, set_description, del_role,
-	// add_permission, del_permission, add_membership, del_membership,
-	// add_inheritance, del_inheritance, rename_user.
+	// Op is the operation as the audit log names it: add_role,
+	// set_description, del_role, add_permission, del_permission,
+	// add_membership, del_membership, add_inheritance, del_inheritance,
+	// rename_user, expire_membership, expire_permission.
 	Op                         string
 	Role, Permission, User     string
 	Scope, Parent, Description string
@@ -271,6 +272,15 @@ func ReadFeed(ctx context.Context, db bun.IDB, s Scope, after int64, limit int) 
 			return page, err
 		}
 		page.Entries[i] = e
+	}
+	// A prune that ran meanwhile may have taken entries after after
+	// before they were read: the floor, read again, says so.
+	var floor int64
+	if err := db.NewRaw("SELECT changes_floor FROM rolegate_revisions WHERE ns = ?", s.NS).Scan(ctx, &floor); err != nil {
+		return page, Classify(err)
+	}
+	if after < floor {
+		return FeedPage{Next: after, Current: head.Revision}, ErrFeedGone
 	}
 	page.Next = upto.Int64
 	if len(rows) < limit {

@@ -60,7 +60,11 @@ func (q *querier) answer(t *testing.T, e expectation) (got, want any, known bool
 		if len(a) != 3 {
 			return nil, nil, false
 		}
-		return q.list(t, "/api/which_users_can/"+url.PathEscape(str(1)+":"+str(2)), nil, "user"), a[0], true
+		// Casbin's GetImplicitUsersForPermission leaves roles out; a role
+		// with p lines of its own is a member of itself in rolegate (its
+		// g(x, x)), and left out alike.
+		users := slices.DeleteFunc(q.list(t, "/api/which_users_can/"+url.PathEscape(str(1)+":"+str(2)), nil, "user"), q.isRole)
+		return users, a[0], true
 	}
 	return nil, nil, false
 }
@@ -152,6 +156,9 @@ func (q *querier) users(t *testing.T, role, dom string) []string {
 	out := []string{}
 	name := url.PathEscape(q.roleName(role, dom))
 	for _, u := range q.list(t, "/api/members/"+name, q.scope(dom), "user") {
+		if u == role {
+			continue // the role's own g(x, x), which Casbin's GetUsersForRole does not list
+		}
 		out = append(out, u)
 	}
 	for _, r := range q.list(t, "/api/role/"+name+"/inherited_by", nil, "role") {

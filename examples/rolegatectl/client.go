@@ -65,20 +65,25 @@ func (a *api) call(ctx context.Context, method, path string, query url.Values, b
 		u += "?" + query.Encode()
 	}
 	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
+	ctype := ""
+	switch b := body.(type) {
+	case nil:
+	case rawBody:
+		rd, ctype = b.r, b.contentType
+	default:
+		raw, err := json.Marshal(body)
 		if err != nil {
 			return 0, nil, err
 		}
-		rd = bytes.NewReader(b)
+		rd, ctype = bytes.NewReader(raw), "application/json"
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
 		return 0, nil, usageErr("bad --url: %v", err)
 	}
 	req.Header.Set("Authorization", "Bearer "+a.key)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
 	}
 	resp, err := a.hc.Do(req)
 	if err != nil {
@@ -110,6 +115,12 @@ func (a *api) call(ctx context.Context, method, path string, query url.Values, b
 		return resp.StatusCode, nil, classify(&apiError{status: resp.StatusCode, message: msg, method: method, path: path})
 	}
 	return resp.StatusCode, env.Data, nil
+}
+
+// rawBody is a request body sent as it is read (a stream), not as JSON.
+type rawBody struct {
+	r           io.Reader
+	contentType string
 }
 
 // classify gives a server's refusal its exit code.

@@ -36,8 +36,12 @@ with resource roles (g2(r.obj, p.obj)), with domains (g = _, _, _ and
 r.dom == p.dom), and with a hierarchy in domains. Anything else (deny or
 priority effects, keyMatch/regexMatch/globMatch matchers, ABAC conditions,
 time-windowed role links, several policy types, a literal * as a name) is
-refused before anything is written, with exit code 2. Without --model the
-form is read from the policy's shape, and refused alike.
+refused before anything is written, with exit code 2; so is what would
+import with another meaning than Casbin's: role links that loop (legal in
+Casbin), an object or action containing ':' (OBJ:ACT would be ambiguous),
+and, without --model, fields that are matcher expressions (ABAC rules,
+the in operator), each named by its lines. Without --model the form is
+read from the policy's shape, and refused alike.
 
   p, ROLE, PERM            grant PERM
   p, ROLE, OBJ, ACT        grant "OBJ:ACT"
@@ -47,9 +51,16 @@ form is read from the policy's shape, and refused alike.
   g, USER, ROLE, DOM       membership of USER in "ROLE@DOM", in scope DOM
   g, ROLE, ROLE, DOM       "ROLE@DOM" inherits the other "ROLE@DOM"
   g2, OBJ, GROUP           grants on GROUP are granted on OBJ too
-A user granted permissions directly gets a role of the same name (in a
-domain: "USER@DOM", in scope DOM) with the user as its only member. Role
-names are not subjects: ask a role with "rolegatectl check --role".
+A subject granted permissions directly gets a role of the same name (in a
+domain: "USER@DOM", in scope DOM) with itself as a member, a role too
+(Casbin's g(x, x) holds: p, alice, data1, read with g, bob, alice leaves
+alice her grants). A role with no p line of its own is not a subject: ask
+it with "rolegatectl check --role". A user who reaches a grant only
+through more than 10 role links (Casbin's default limit) is named in a
+warning: rolegate grants it, Casbin does not.
+
+Past 50,000 changes the plan is sent as a stream (POST /api/batch/stream),
+still applied in one transaction: all or nothing.
 
 Exit codes: 0 imported; 1 imported, but some lines were skipped (each is
 listed with its reason); 2 refused, nothing written.`,
@@ -121,7 +132,10 @@ listed with its reason); 2 refused, nothing written.`,
 						return err
 					}
 				}
-				if err := printJSON(w, map[string]any{"dry_run": dryRun, "operations": ops, "skipped": res.Skipped}); err != nil {
+				if res.Warnings == nil {
+					res.Warnings = []string{}
+				}
+				if err := printJSON(w, map[string]any{"dry_run": dryRun, "operations": ops, "skipped": res.Skipped, "warnings": res.Warnings}); err != nil {
 					return err
 				}
 				return done()
@@ -132,6 +146,9 @@ listed with its reason); 2 refused, nothing written.`,
 					where = fmt.Sprintf("line %d: ", s.Line)
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "skipped %s%s (%s)\n", where, s.Text, s.Reason)
+			}
+			for _, s := range res.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s\n", s)
 			}
 			if dryRun {
 				if err := g.showPlan(w, ops); err != nil {

@@ -19,6 +19,9 @@ var (
 	featureScopedList = feature{what: "listing every scoped membership (GET /api/scoped_memberships)", present: func(doc map[string]any) bool {
 		return docPath(doc, "/api/scoped_memberships") != nil
 	}}
+	featureBatchStream = feature{what: "streamed batch writes past 50,000 operations (POST /api/batch/stream)", present: func(doc map[string]any) bool {
+		return docPath(doc, "/api/batch/stream") != nil
+	}}
 	featureBatch = feature{what: "batch writes (POST /api/batch)", present: func(doc map[string]any) bool {
 		return docPath(doc, "/api/batch") != nil
 	}}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,4 +116,85 @@ func TestImportCasbinSkipsExit1(t *testing.T) {
 	if !strings.Contains(r.stderr, "the model's p lines have 4") {
 		t.Errorf("stderr %q", r.stderr)
 	}
+}
+
+// TestImportCasbinFidelity: what would import with another meaning than
+// Casbin's is refused with exit 2 naming its lines, and nothing written;
+// a subject that is also a role keeps its grants; a chain longer than
+// Casbin follows imports with a warning naming the users it concerns.
+func TestImportCasbinFidelity(t *testing.T) {
+	s := startServer(t, storagetest.SQLite(t))
+	subjectPriority := writeFile(t, "subject_priority.conf", `[request_definition]
+r = sub, obj, act
+[policy_definition]
+p = sub, obj, act, eft
+[role_definition]
+g = _, _
+[policy_effect]
+e = subjectPriority(p.eft) || deny
+[matchers]
+m = g(r.sub, p.sub) && r.obj == p.obj && r.act == p.act
+`)
+	unbalanced := writeFile(t, "unbalanced.conf", `[request_definition]
+r = sub, obj, act
+[policy_definition]
+p = sub, obj, act
+[role_definition]
+g = _, _
+[policy_effect]
+e = some(where (p.eft == allow))
+[matchers]
+m = g(r.sub, p.sub) && (r.obj == p.obj && \
+    r.act == p.act
+`)
+	for _, c := range []struct {
+		name, policy string
+		model        string
+		want         []string
+	}{
+		{"self-loop", "p, admin, data1, read\ng, alice, admin\ng, admin, admin\n", "", []string{"a role linked to itself (line 3"}},
+		{"cycle", "p, a, data1, read\ng, alice, a\ng, a, b\n  # indented comment\ng, b, a\n", "", []string{"a cycle of role links (lines 3, 5: a -> b -> a)"}},
+		{"colon", "p, editor, notes:draft, write\ng, alice, editor\n", "", []string{"containing ':' (line 1)"}},
+		{"expression", "p, r.sub.Age > 18, data1, read\n", "", []string{"matcher expressions", "give --model"}},
+		{"subjectPriority", "p, alice, data1, read, allow\n", subjectPriority, []string{"subject priority effects"}},
+		{"unbalanced", "p, alice, data1, read\n", unbalanced, []string{"unbalanced parenthesis"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k := newKey()
+			args := []string{"import", "casbin", "--policy", writeFile(t, "p.csv", c.policy)}
+			if c.model != "" {
+				args = append(args, "--model", c.model)
+			}
+			r := must(t, 2, s.url, k, args...)
+			for _, w := range c.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr %q, want %q", r.stderr, w)
+				}
+			}
+			if c.name == "unbalanced" && strings.Contains(r.stderr, "ABAC") || c.name == "subjectPriority" && strings.Contains(r.stderr, "deny effects") {
+				t.Errorf("refusal names another feature: %q", r.stderr)
+			}
+			var roles []map[string]string
+			jsonOut(t, s.url, k, &roles, "role", "list")
+			if len(roles) != 0 {
+				t.Errorf("a refused import wrote roles: %v", roles)
+			}
+		})
+	}
+	k := newKey()
+	must(t, 0, s.url, k, "import", "casbin", "--policy", writeFile(t, "both.csv", "p, alice, data1, read\ng, bob, alice\n"))
+	must(t, 0, s.url, k, "check", "alice", "data1:read")
+	must(t, 0, s.url, k, "check", "bob", "data1:read")
+
+	var deep strings.Builder
+	deep.WriteString("p, r11, data, read\ng, alice, r1\n")
+	for i := 1; i < 11; i++ {
+		fmt.Fprintf(&deep, "g, r%d, r%d\n", i, i+1)
+	}
+	k = newKey()
+	r := must(t, 0, s.url, k, "import", "casbin", "--policy", writeFile(t, "deep.csv", deep.String()))
+	if !strings.Contains(r.stderr, "warning: role chains longer than Casbin's default of 10 links") || !strings.Contains(r.stderr, "alice (data:read, 11 links away)") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+	must(t, 0, s.url, k, "check", "alice", "data:read")
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -177,6 +180,27 @@ func (a *api) batch(ctx context.Context, ops []authz.Operation) ([]authz.OpResul
 	return out.Results, err
 }
 
+// batchStream runs operations through POST /api/batch/stream, one JSON
+// object a line, encoded as they are sent: in one transaction on the
+// server, past what one POST /api/batch holds.
+func (a *api) batchStream(ctx context.Context, ops []authz.Operation) error {
+	pr, pw := io.Pipe()
+	go func() {
+		bw := bufio.NewWriterSize(pw, 64<<10)
+		enc := json.NewEncoder(bw)
+		for _, op := range ops {
+			if err := enc.Encode(op); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		pw.CloseWithError(bw.Flush())
+	}()
+	defer pr.Close()
+	_, err := a.send(ctx, http.MethodPost, "/api/batch/stream", nil, rawBody{r: pr, contentType: "application/x-ndjson"}, nil)
+	return err
+}
+
 // checkPlanFeatures makes sure the server can run every operation of a
 // plan before any is sent.
 func checkPlanFeatures(ctx context.Context, a *api, ops []authz.Operation) error {
@@ -204,11 +228,18 @@ func applyPlan(ctx context.Context, a *api, ops []authz.Operation) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	if len(ops) > authz.MaxBatchOperations {
-		return usageErr("%d changes: more than one batch holds (%d); apply the file in parts", len(ops), authz.MaxBatchOperations)
+	if len(ops) > authz.MaxStreamOperations {
+		return usageErr("%d changes: more than one streamed batch holds (%d)", len(ops), authz.MaxStreamOperations)
 	}
 	if err := checkPlanFeatures(ctx, a, ops); err != nil {
 		return err
+	}
+	if len(ops) > authz.MaxBatchOperations {
+		// Past one batch: streamed, still one transaction (all or nothing).
+		if err := a.requireFeature(ctx, featureBatchStream); err != nil {
+			return err
+		}
+		return a.batchStream(ctx, ops)
 	}
 	_, err := a.batch(ctx, ops)
 	return err

@@ -152,9 +152,9 @@ func (s *Sweeper) expire(ctx context.Context, ns string, now time.Time) (int, er
 				ch = storage.Change{Role: e.Role, Writer: s.Host.Writer()}
 			}
 			// The change feed names the removal by its audit action.
-			fe := storage.FeedEntry{Op: "expire_membership", User: e.User, Role: e.Role, Scope: e.Scope, At: now}
+			fe := storage.FeedEntry{Op: "expire_membership", User: e.User, Role: e.Role, Scope: e.Scope, At: time.Now()}
 			if e.IsGrant() {
-				fe = storage.FeedEntry{Op: "expire_permission", Role: e.Role, Permission: e.Permission, At: now}
+				fe = storage.FeedEntry{Op: "expire_permission", Role: e.Role, Permission: e.Permission, At: time.Now()}
 			}
 			ch.Feed = []storage.FeedEntry{fe}
 			rev, err := storage.RecordChange(ctx, tx, scope, ch)

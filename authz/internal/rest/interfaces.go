@@ -122,6 +122,10 @@ type Caller interface {
 	// batch.go for the errors it returns), returning with their results
 	// the revision token of the batch.
 	RunBatch(ctx context.Context, ops []json.RawMessage) ([]BatchResult, string, error)
+	// RunBatchStream is RunBatch for a streamed batch: every operation is
+	// checked, then all run in one transaction a chunk at a time; it
+	// returns how many operations had each result.
+	RunBatchStream(ctx context.Context, ops OperationStream) (map[string]int, string, error)
 }
 
 // Writer is the library's write API as the handlers call it

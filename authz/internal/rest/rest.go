@@ -27,6 +27,9 @@ type Config struct {
 	// MaxBatchOperations bounds POST /api/batch; a body with more is
 	// refused as soon as the decoder sees one more.
 	MaxBatchOperations int
+	// MaxStreamOperations bounds POST /api/batch/stream (at least
+	// MaxBatchOperations).
+	MaxStreamOperations int
 	// People, when set, lets persons in: a request without a client key
 	// is the host's user's, authorised by the admin plane's permissions
 	// in the host's namespace (see people.go).
@@ -51,13 +54,14 @@ const readWait = 100 * time.Millisecond
 
 // API is the REST admin API, ready to register.
 type API struct {
-	host     Host
-	accept   func(string) bool
-	log      *slog.Logger
-	maxBatch int
-	reads    *limits.InFlight
-	readsAll *limits.Shared
-	people   People
+	host      Host
+	accept    func(string) bool
+	log       *slog.Logger
+	maxBatch  int
+	maxStream int
+	reads     *limits.InFlight
+	readsAll  *limits.Shared
+	people    People
 }
 
 // New returns the REST admin API of cfg.
@@ -69,7 +73,7 @@ func New(cfg Config) (*API, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, reads: cfg.Reads, readsAll: cfg.ReadsAll, people: cfg.People}, nil
+	return &API{host: cfg.Host, accept: cfg.AcceptKey, log: log, maxBatch: cfg.MaxBatchOperations, maxStream: max(cfg.MaxStreamOperations, cfg.MaxBatchOperations), reads: cfg.Reads, readsAll: cfg.ReadsAll, people: cfg.People}, nil
 }
 
 // Route is one route of the API with its whole chain: path-parameter
@@ -91,7 +95,8 @@ func (a *API) Routes() []Route {
 		}})
 	}
 	out = append(out, Route{Method: whoamiRoute.method, Path: whoamiRoute.path, Handlers: a.whoamiHandlers()})
-	return append(out, Route{Method: batchRoute.method, Path: batchRoute.path, Handlers: a.batchHandlers()})
+	out = append(out, Route{Method: batchRoute.method, Path: batchRoute.path, Handlers: a.batchHandlers()})
+	return append(out, Route{Method: batchStreamRoute.method, Path: batchStreamRoute.path, Handlers: a.batchStreamHandlers()})
 }
 
 // Param is a URL parameter of a route and the kind of name it holds.

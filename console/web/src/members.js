@@ -3,7 +3,7 @@
 // filters are in the address (#/members/<scope>/<role>/<user>), so that a
 // link (the delete dialog's) opens one role's.
 import { call, getCounted, seg, canWrite, natural } from './api.js';
-import { html, usePaged, List, Field, Status, useAction, useField, useUnknownUser, focusSoon, fmt, href, unseen, PAGE, ROLES, USERS } from './ui.js';
+import { html, usePaged, List, Field, Status, useAction, useField, useUnknownUser, focusSoon, fmt, href, unseen, PAGE, ROLES, USERS, Bounds } from './ui.js';
 import { UserLookup } from './user.js';
 
 export function MembersPage({ go, scope, role, user }) {
@@ -66,9 +66,10 @@ export function MembersPage({ go, scope, role, user }) {
       <${Status} owner="scoped" />
       <${List} p=${{ ...p, items }} label="Scoped memberships" id="scoped-list" total=${p.total}
         empty=${what ? 'No scoped membership of ' + what + '.' : 'No scoped memberships.'} render=${(m) => html`
-        <li key=${m.scope + '/' + m.user + '/' + m.role} class="row">
+        <li key=${m.scope + '/' + m.user + '/' + m.role} class=${m.held === false ? 'row outside' : 'row'}>
           <span class="scope">${m.scope}</span>
           <span class="grow"><a href=${href('user', m.user)}>${m.user}</a> is a member of <a href=${href('role', m.role)}>${m.role}</a></span>
+          <${Bounds} x=${m} />
           ${canWrite() && html`<button type="button" class="danger" aria-label=${'Remove ' + m.user + ' from ' + m.role + ' in scope ' + m.scope}
             onClick=${(e) => {
               const li = e.currentTarget.closest('li');

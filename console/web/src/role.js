@@ -12,7 +12,7 @@
 import { call, get, getCounted, seg, canWrite } from './api.js';
 import {
   html, useState, useEffect, usePaged, List, Field, ErrorText, Status, Search, useAction, useDebounced, useField, useUnknownUser,
-  focusSoon, fmt, href, unseen, PAGE, ROLES, PERMS, USERS,
+  focusSoon, fmt, href, unseen, PAGE, ROLES, PERMS, USERS, Bounds,
 } from './ui.js';
 
 export function RolePage({ role }) {
@@ -161,7 +161,8 @@ function Grants({ role, tick, changed, ok, total }) {
     <${Search} id="find-grant" label="Find grants" value=${f.find} onInput=${f.setFind} list=${PERMS} />
     ${ok && html`<${List} p=${f.p} total=${f.total} label="Granted permissions" id="grants-list"
       empty=${f.prefix ? 'No grant starts with “' + f.prefix + '”.' : 'No permissions granted directly.'} render=${(x) => html`
-      <li key=${x.name} class="row"><a href=${href('whocan', x.name)}>${x.name}</a>
+      <li key=${x.name} class=${x.held === false ? 'row outside' : 'row'}><a href=${href('whocan', x.name)}>${x.name}</a>
+        <${Bounds} x=${x} />
         <${RemoveButton} owner="grants" heading="grants-h" label=${'Remove permission ' + x.name} remove=${async () => {
           await call('DELETE', path(x.name));
           changed();
@@ -276,8 +277,9 @@ function Members({ role, tick, changed, ok, total }) {
     <${Search} id="find-member" label="Find members" value=${f.find} onInput=${f.setFind} list=${USERS} />
     ${ok && html`<${List} p=${f.p} label="Members" id="members-list" total=${f.total}
       empty=${f.prefix ? 'No member starts with “' + f.prefix + '”.' : 'No members.'} render=${(x) => html`
-      <li key=${x.user + '/' + (x.scope || '')} class="row"><a href=${href('user', x.user)}>${x.user}</a>
+      <li key=${x.user + '/' + (x.scope || '')} class=${x.held === false ? 'row outside' : 'row'}><a href=${href('user', x.user)}>${x.user}</a>
         <span class=${x.scope ? 'scope' : 'scope global'}>${x.scope ? 'in scope ' + x.scope : 'global'}</span>
+        <${Bounds} x=${x} />
         <${RemoveButton} owner="members" heading="members-h" label=${'Remove ' + x.user + (x.scope ? ' from scope ' + x.scope : ' (global member)')}
           remove=${async () => {
             const r = await call('DELETE', path(x.user), { query: { scope: x.scope || undefined } });

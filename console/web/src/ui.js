@@ -202,6 +202,33 @@ export const fmt = (n) => Number(n).toLocaleString('en');
 
 export const href = (...parts) => '#/' + parts.map(encodeURIComponent).join('/');
 
+// when writes a bound for a person: the weekday and time within the
+// week around now ("Fri 18:00"), else the date and time, in the browser's
+// time zone ("2030-01-11 18:00").
+export function when(iso, now = Date.now()) {
+  const d = new Date(iso);
+  const pad = (n) => String(n).padStart(2, '0');
+  const hm = pad(d.getHours()) + ':' + pad(d.getMinutes());
+  if (Math.abs(d - now) < 6 * 864e5) return d.toLocaleDateString('en-GB', { weekday: 'short' }) + ' ' + hm;
+  return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + hm;
+}
+
+// boundsText is a membership's or grant's time bounds in words ("from Mon
+// 09:00, until Fri 18:00"); "" for none.
+export function boundsText(x) {
+  return [x.starts_at && 'from ' + when(x.starts_at), x.expires_at && 'until ' + when(x.expires_at)].filter(Boolean).join(', ');
+}
+
+// Bounds shows a list row's time bounds, and a row outside its window
+// (held false: not started yet, or expired and not yet removed) as not
+// held now. Nothing for a row without bounds.
+export function Bounds({ x }) {
+  const text = boundsText(x);
+  if (!text) return null;
+  const full = [x.starts_at && 'from ' + x.starts_at, x.expires_at && 'until ' + x.expires_at].filter(Boolean).join(', ');
+  return html`<span class=${x.held === false ? 'bounds outside' : 'bounds'} title=${full}>${text}${x.held === false ? ' · not held now' : ''}</span>`;
+}
+
 // pathText describes a grant path of has_permission?explain=true.
 export function pathText(g) {
   const where = g.scope ? 'in scope “' + g.scope + '”' : 'globally';

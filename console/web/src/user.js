@@ -6,7 +6,7 @@
 import { call, get, getPage, getCounted, seg, canWrite, natural } from './api.js';
 import {
   html, useState, usePaged, List, Field, Status, Search, useAction, say, useDebounced, useField, useUnknownUser, focusSoon, fmt,
-  href, pathText, unseen, PAGE, ROLES, PERMS, USERS,
+  href, pathText, unseen, PAGE, ROLES, PERMS, USERS, Bounds,
 } from './ui.js';
 
 export function UserLookup({ go, initial }) {
@@ -178,7 +178,8 @@ function GlobalRoles({ user, tick, changed }) {
     <h2 id="uroles-h" tabindex="-1">Global roles${p.total !== null ? ' (' + fmt(p.total) + ')' : ''}</h2>
     <p class="hint">Held in every scope.</p>
     <${List} p=${p} label="Global roles of the user" id="user-roles" empty="Member of no role globally." render=${(x) => html`
-      <li key=${x.role} class="row"><a href=${href('role', x.role)}>${x.role}</a>
+      <li key=${x.role} class=${x.held === false ? 'row outside' : 'row'}><a href=${href('role', x.role)}>${x.role}</a>
+        <${Bounds} x=${x} />
         ${removeButton(user, x.role, '', changed, rm, '#uroles-h')}</li>`} />
   </section>`;
 }
@@ -203,7 +204,8 @@ function ScopedRoles({ user, tick, changed }) {
       render=${(s) => html`<li key=${s} class="group">
         <h3 class="scope-h">Scope ${s}</h3>
         <ul aria-label=${'Roles in scope ' + s}>${groups.get(s).sort((a, b) => natural(a.role, b.role)).map((m) => html`
-          <li key=${m.role} class="row"><a href=${href('role', m.role)}>${m.role}</a>
+          <li key=${m.role} class=${m.held === false ? 'row outside' : 'row'}><a href=${href('role', m.role)}>${m.role}</a>
+            <${Bounds} x=${m} />
             ${removeButton(user, m.role, s, changed, rm, '#scoped-roles-h')}</li>`)}</ul></li>`} />
   </section>`;
 }

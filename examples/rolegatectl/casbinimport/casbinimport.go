@@ -44,7 +44,9 @@
 package casbinimport
 
 import (
+	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -82,41 +84,59 @@ type Result struct {
 	Skipped []Skipped
 	// Domains: the policy was read as RBAC with domains.
 	Domains bool
+	// Warnings: where the import, applied, answers otherwise than Casbin
+	// (users reaching grants through role chains longer than Casbin
+	// follows).
+	Warnings []string
 }
 
-// ReadCSV reads a Casbin policy.csv: one rule a line, fields separated by
-// commas (quotes allowed), white space around fields trimmed, blank lines
-// and lines starting with # ignored.
+// ReadCSV reads a Casbin policy.csv as Casbin's file adapter does: one
+// rule a line, fields separated by commas (quotes allowed), white space
+// around fields trimmed; blank lines, and lines whose first non-blank
+// character is #, are ignored (an indented # comment is a comment).
 func ReadCSV(r io.Reader) ([]Rule, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	cr.Comment = '#'
-	cr.LazyQuotes = true
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
 	var out []Rule
-	for {
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		cr := csv.NewReader(strings.NewReader(line))
+		cr.FieldsPerRecord = -1
+		cr.TrimLeadingSpace = true
+		cr.LazyQuotes = true
 		rec, err := cr.Read()
-		if err == io.EOF {
-			return out, nil
-		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
-		line, _ := cr.FieldPos(0)
 		for i := range rec {
 			rec[i] = strings.TrimSpace(rec[i])
-		}
-		if len(rec) == 0 || (len(rec) == 1 && rec[0] == "") {
-			continue
 		}
 		// Trailing empty fields (a casbin_rule row's unused v3..v5) carry
 		// nothing.
 		for len(rec) > 1 && rec[len(rec)-1] == "" {
 			rec = rec[:len(rec)-1]
 		}
-		out = append(out, Rule{Line: line, PType: rec[0], Values: rec[1:]})
+		if len(rec) == 1 && rec[0] == "" {
+			continue
+		}
+		out = append(out, Rule{Line: n, PType: rec[0], Values: rec[1:]})
 	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d bytes", n+1, maxLineBytes)
+		}
+		return nil, err
+	}
+	return out, nil
 }
+
+// maxLineBytes bounds one line of a policy or model file.
+const maxLineBytes = 1 << 20
 
 // Import reads rules as the model says (or, with a nil model, as their
 // shape says), refuses what rolegate cannot express, and converts the
@@ -135,7 +155,9 @@ func Import(rules []Rule, model *Model) (Result, error) {
 	if err := Check(rules, sh); err != nil {
 		return Result{}, err
 	}
-	return Convert(rules, sh), nil
+	res := Convert(rules, sh)
+	res.Warnings = deepChains(rules, sh)
+	return res, nil
 }
 
 // ShapeOf reads the RBAC form from the policy alone, where it is
@@ -162,7 +184,10 @@ func ShapeOf(rules []Rule) (Shape, error) {
 
 // Check refuses a policy that uses what rolegate cannot express: deny
 // rules (without a model that ignores them), time-windowed g lines,
-// other policy or role types, and a literal * as a name.
+// other policy or role types, a literal * as a name; and what would import
+// with another meaning than Casbin's: matcher expressions as fields
+// without a model, an object or action containing ":", role links that
+// loop (each named by its lines).
 func Check(rules []Rule, sh Shape) error {
 	ref := &Refusal{}
 	gArity := 2
@@ -192,6 +217,7 @@ func Check(rules []Rule, sh Shape) error {
 			ref.add(reasonWildcard)
 		}
 	}
+	checkFaithful(rules, sh, ref)
 	return ref.err()
 }
 
@@ -340,12 +366,13 @@ func Convert(rules []Rule, sh Shape) Result {
 		for _, p := range names {
 			add(perms, role, p)
 		}
-		if !roleNames[g.sub] {
-			users[[2]string{g.sub, g.dom}] = true
-		}
+		users[[2]string{g.sub, g.dom}] = true
 	}
-	// Direct grants to users: a role of the user's name (in that domain),
-	// the user its only member (in that domain's scope).
+	// Direct grants: a role of the subject's name (in that domain), the
+	// subject a member (in that domain's scope). A subject that is a role
+	// as well (p, alice, data1, read with g, bob, alice) is a member of
+	// itself too: Casbin's g(alice, alice) holds, so a user alice keeps
+	// her own grants.
 	for u := range users {
 		role, _ := roleIn(u[0], u[1])
 		members[authz.PolicyMembership{User: u[0], Role: role, Scope: u[1]}] = true

@@ -37,7 +37,7 @@ func TestConvertRBAC(t *testing.T) {
 	if !reflect.DeepEqual(res.Policy.Roles, want) {
 		t.Errorf("roles = %+v", res.Policy.Roles)
 	}
-	wantM := []authz.PolicyMembership{{User: "alice", Role: "alice"}, {User: "bob", Role: "bob"}, {User: "alice", Role: "data2_admin"}}
+	wantM := []authz.PolicyMembership{{User: "alice", Role: "alice"}, {User: "bob", Role: "bob"}, {User: "alice", Role: "data2_admin"}, {User: "data2_admin", Role: "data2_admin"}}
 	if !reflect.DeepEqual(res.Policy.Memberships, wantM) || len(res.Skipped) != 0 || res.Domains {
 		t.Errorf("memberships = %+v, skipped %+v", res.Policy.Memberships, res.Skipped)
 	}
@@ -67,7 +67,7 @@ func TestConvertHierarchyAndDomains(t *testing.T) {
 	if !res.Domains {
 		t.Fatal("domains not detected")
 	}
-	wantM := []authz.PolicyMembership{{User: "alice", Role: "admin@domain1", Scope: "domain1"}, {User: "bob", Role: "admin@domain2", Scope: "domain2"}}
+	wantM := []authz.PolicyMembership{{User: "admin", Role: "admin@domain1", Scope: "domain1"}, {User: "alice", Role: "admin@domain1", Scope: "domain1"}, {User: "admin", Role: "admin@domain2", Scope: "domain2"}, {User: "bob", Role: "admin@domain2", Scope: "domain2"}}
 	if !reflect.DeepEqual(res.Policy.Memberships, wantM) {
 		t.Errorf("memberships = %+v", res.Policy.Memberships)
 	}

@@ -2,6 +2,7 @@ package casbinimport
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -21,18 +22,30 @@ type Model struct {
 func ReadModel(r io.Reader) (*Model, error) {
 	m := &Model{Sections: map[string]map[string]string{}}
 	sc := bufio.NewScanner(r)
-	section, pending := "", ""
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
+	section := ""
+	// A continued line is gathered in one builder (linear in its length;
+	// joining each piece to all before it was quadratic).
+	var pending strings.Builder
+	continued := false
 	n := 0
 	for sc.Scan() {
 		n++
 		line := strings.TrimSpace(sc.Text())
-		if pending != "" {
-			line = pending + " " + line
-			pending = ""
-		}
 		if strings.HasSuffix(line, `\`) {
-			pending = strings.TrimSpace(strings.TrimSuffix(line, `\`))
+			if continued {
+				pending.WriteByte(' ')
+			}
+			pending.WriteString(strings.TrimSpace(strings.TrimSuffix(line, `\`)))
+			continued = true
 			continue
+		}
+		if continued {
+			pending.WriteByte(' ')
+			pending.WriteString(line)
+			line = strings.TrimSpace(pending.String())
+			pending.Reset()
+			continued = false
 		}
 		switch {
 		case line == "" || line[0] == '#' || line[0] == ';':
@@ -44,15 +57,18 @@ func ReadModel(r io.Reader) (*Model, error) {
 		default:
 			k, v, ok := strings.Cut(line, "=")
 			if !ok || section == "" {
-				return nil, fmt.Errorf("line %d: not a [section] or key = value: %s", n, Escape(line))
+				return nil, fmt.Errorf("line %d: not a [section] or key = value: %s", n, Escape(clip(line)))
 			}
 			m.Sections[section][strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d bytes", n+1, maxLineBytes)
+		}
 		return nil, err
 	}
-	if pending != "" {
+	if continued {
 		return nil, fmt.Errorf("the last line ends with a backslash")
 	}
 	for _, s := range []string{"request_definition", "policy_definition", "policy_effect", "matchers"} {
@@ -87,14 +103,14 @@ func (r *Refusal) err() error {
 
 // Reasons rolegate gives for what it cannot express.
 const (
-	reasonDeny      = "deny effects (rolegate only grants, so nothing can take away what a role grants)"
-	reasonPriority  = "priority effects (rolegate has no rule order)"
-	reasonPattern   = "pattern matchers (keyMatch, regexMatch, globMatch, ipMatch): rolegate compares names exactly"
-	reasonABAC      = "ABAC conditions in the matcher (attributes, eval, in, ||, !, comparisons or literals): rolegate decides by role and exact name only"
-	reasonTime      = "time-windowed role links (g = _, _, (_, _)): Casbin's link times (local time, _ for an open end) are not mapped onto rolegate's from and until"
-	reasonSeveral   = "several policy, request or matcher types (p2, r2, m2): rolegate has one kind of grant"
-	reasonWildcard  = "a literal * as a name: in Casbin it is a pattern only with a matching function; rolegate would store a user, role or scope named *"
-	reasonRoleTypes = "role definitions other than g (users in roles) and g2 (objects in groups, g2(r.obj, p.obj))"
+	reasonDeny            = "deny effects (rolegate only grants, so nothing can take away what a role grants)"
+	reasonPriority        = "priority effects (priority(p.eft): the first matching rule by its order decides; rolegate has no rule order)"
+	reasonSubjectPriority = "subject priority effects (subjectPriority(p.eft): a rule of the subject itself overrides its roles' rules; rolegate's grants only add)"
+	reasonPattern         = "pattern matchers (keyMatch, regexMatch, globMatch, ipMatch): rolegate compares names exactly"
+	reasonTime            = "time-windowed role links (g = _, _, (_, _)): Casbin's link times (local time, _ for an open end) are not mapped onto rolegate's from and until"
+	reasonSeveral         = "several policy, request or matcher types (p2, r2, m2): rolegate has one kind of grant"
+	reasonWildcard        = "a literal * as a name: in Casbin it is a pattern only with a matching function; rolegate would store a user, role or scope named *"
+	reasonRoleTypes       = "role definitions other than g (users in roles) and g2 (objects in groups, g2(r.obj, p.obj))"
 )
 
 var (
@@ -177,7 +193,9 @@ func (m *Model) Shape() (Shape, error) {
 	}
 	switch e := strings.Join(strings.Fields(m.Sections["policy_effect"]["e"]), ""); {
 	case e == "some(where(p.eft==allow))":
-	case strings.Contains(e, "priority"):
+	case strings.Contains(e, "subjectPriority("):
+		ref.add(reasonSubjectPriority)
+	case strings.Contains(e, "priority("):
 		ref.add(reasonPriority)
 	case strings.Contains(e, "deny"):
 		ref.add(reasonDeny)
@@ -203,6 +221,12 @@ func (m *Model) Shape() (Shape, error) {
 	if reFunc.MatchString(expr) {
 		ref.add(reasonPattern)
 	}
+	terms, bad := conjuncts(expr)
+	if bad != "" {
+		// A matcher Casbin itself cannot compile: nothing more to read.
+		ref.add("%s", bad)
+		return Shape{}, ref
+	}
 	// Only a conjunction of g(...), g2(...) and r.X == p.Y terms.
 	usedP := map[string]string{} // p field -> its role (sub, dom, perm)
 	usedR := map[string]bool{}
@@ -210,11 +234,7 @@ func (m *Model) Shape() (Shape, error) {
 	var domEq [2]string
 	var eqs [][2]string // r field, p field
 	sawG := false
-	for _, term := range strings.Split(expr, "&&") {
-		term = strings.TrimSpace(term)
-		for strings.HasPrefix(term, "(") && strings.HasSuffix(term, ")") && balanced(term[1:len(term)-1]) {
-			term = strings.TrimSpace(term[1 : len(term)-1])
-		}
+	for _, term := range terms {
 		if g := reGCall.FindStringSubmatch(term); g != nil {
 			switch {
 			case g[1] == "g" && !sawG && (len(req) == 0 || g[2] != req[0] || len(pol) == 0 || g[3] != pol[0]):
@@ -245,7 +265,7 @@ func (m *Model) Shape() (Shape, error) {
 			continue
 		}
 		if !reFunc.MatchString(term) {
-			ref.add(reasonABAC)
+			ref.add("%s", termFeature(term))
 		}
 	}
 	if !sawG {
@@ -307,20 +327,4 @@ func (m *Model) Shape() (Shape, error) {
 		return Shape{}, err
 	}
 	return sh, nil
-}
-
-// balanced: s has as many ( as ) and never closes one it did not open.
-func balanced(s string) bool {
-	d := 0
-	for _, c := range s {
-		switch c {
-		case '(':
-			d++
-		case ')':
-			if d--; d < 0 {
-				return false
-			}
-		}
-	}
-	return d == 0
 }
