@@ -20,8 +20,8 @@ func TestConsoleShowsBounds(t *testing.T) {
 	consoleURL := newHostApp(t)
 	api := strings.TrimSuffix(consoleURL, "console/") + "api/"
 	now := time.Now()
-	until := now.Add(3*24*time.Hour).Truncate(time.Minute)
-	from := now.Add(2*24*time.Hour).Truncate(time.Minute)
+	until := now.Add(3 * 24 * time.Hour).Truncate(time.Minute)
+	from := now.Add(2 * 24 * time.Hour).Truncate(time.Minute)
 	post := func(path string, q url.Values) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, api+path+"?"+q.Encode(), nil)

@@ -223,7 +223,8 @@ func TestChangesReplayOntoBackup(t *testing.T) {
 						if err != nil && strings.Contains(err.Error(), "deadlock detected") {
 							// Two transactions that locked rows in opposite
 							// orders (batches, renames side by side): PostgreSQL
-							// rolled one back, whole; a client tries again.
+							// rolled one back, whole, so nothing of it is in the
+							// store or the feed; counted, and the writer moves on.
 							deadlocks.Add(1)
 							continue
 						}
