@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -172,4 +173,59 @@ func rowBounds(ctx context.Context, db bun.IDB, q string, args ...any) (TimeBoun
 		return TimeBounds{}, false, nil
 	}
 	return rows[0].bounds(), true, nil
+}
+
+// WhoCanUntil reads until when each user of a page of UsersWithPermission
+// of the permission name (the users holding it now through a global
+// membership) holds it: a user may hold it through several paths (a
+// membership, the role's inherited roles, a grant), each held until the
+// earlier of its membership's and its grant's expires_at, and the user
+// holds it until the latest of the ends of her paths held now. A user
+// with an unbounded path held now, or none found (the rows changed since
+// the page was read), is left out: no end. One query per page.
+func WhoCanUntil(ctx context.Context, db bun.IDB, s Scope, name string, users []string) (map[string]time.Time, error) {
+	if len(users) == 0 {
+		return nil, nil
+	}
+	var forms []string
+	for _, u := range users {
+		forms = append(forms, s.userForms(u)...)
+	}
+	// g is every role holding the permission with the expiry of the grant
+	// it holds it by, one row per path (UNION ALL keeps them all).
+	var rows []struct {
+		Name       string       `bun:"name"`
+		Membership bun.NullTime `bun:"membership_expires"`
+		Grant      bun.NullTime `bun:"grant_expires"`
+	}
+	err := db.NewRaw(`WITH g0(role, expires_at) AS (SELECT role, expires_at FROM rolegate_permissions
+			WHERE ns = ? AND name IN (?) AND `+s.held("")+`),
+		g(role, expires_at) AS (SELECT role, expires_at FROM g0
+			UNION ALL SELECT a.role, g0.expires_at FROM g0 CROSS JOIN rolegate_role_ancestors a WHERE a.ns = ? AND a.ancestor = g0.role)
+		SELECT m.user_name AS name, m.expires_at AS membership_expires, g.expires_at AS grant_expires
+		FROM rolegate_memberships m JOIN g ON g.role = m.role
+		WHERE m.ns = ? AND m.user_name IN (?) AND `+s.held("m"),
+		s.NS, bun.List(s.permForms(name)), s.NS, s.NS, bun.List(forms)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	until := make(map[string]time.Time, len(users))
+	unbounded := map[string]bool{}
+	for _, r := range rows {
+		u, err := s.plainUser(r.Name)
+		if err != nil {
+			return nil, err
+		}
+		end := Earliest(TimeBounds{Expires: r.Membership.Time}.Normalized().Expires,
+			TimeBounds{Expires: r.Grant.Time}.Normalized().Expires)
+		switch {
+		case unbounded[u]:
+		case end.IsZero():
+			unbounded[u] = true
+			delete(until, u)
+		case end.After(until[u]):
+			until[u] = end
+		}
+	}
+	return until, nil
 }

@@ -33,6 +33,18 @@ type Listed struct {
 	Held bool
 }
 
+// UserUntil is an entry of who-can with its end (WhichUsersCanUntil,
+// EachWhichUserCanUntil): a user holding the permission now, and Until,
+// when her holding ends as the rows stand (nil: no end). A user may hold
+// it through several paths (a membership, the role's inherited roles, a
+// grant): each holds until the earlier of its membership's and its
+// grant's expires_at, and the user until the latest end of her paths
+// held now, with no end when one of them has none.
+type UserUntil struct {
+	User  string     `json:"user"`
+	Until *time.Time `json:"until,omitempty"`
+}
+
 // ScopedListed is an entry of the scoped memberships read with their
 // bounds, as Listed.
 type ScopedListed struct {

@@ -1,6 +1,10 @@
 package rest
 
-import "github.com/rolegate/rolegate/authz/internal/rbac"
+import (
+	"time"
+
+	"github.com/rolegate/rolegate/authz/internal/rbac"
+)
 
 // Entries of the direct lists (a role's members, a role's own
 // permissions, a user's roles, the scoped memberships): every stored row,
@@ -53,6 +57,23 @@ func eachListed(w *listWriter, key string) func([]rbac.Listed) error {
 				e = listedName{Name: l.Name, Bounds: b, Held: held}
 			}
 			if err := w.entry(e); err != nil {
+				return err
+			}
+		}
+		return w.flush()
+	}
+}
+
+// eachUntil writes each window of who-can: a user, with "until" when her
+// holding of the permission ends (RFC 3339, UTC; left out for no end).
+func eachUntil(w *listWriter) func([]rbac.UserUntil) error {
+	return func(page []rbac.UserUntil) error {
+		for _, u := range page {
+			if u.Until != nil {
+				t := u.Until.UTC().Truncate(time.Microsecond)
+				u.Until = &t
+			}
+			if err := w.entry(u); err != nil {
 				return err
 			}
 		}

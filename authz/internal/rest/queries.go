@@ -144,7 +144,11 @@ func queryRoutes() []route {
 			}),
 		withScope(list("/api/which_users_can/:name", "which_users_can", perm, permResource,
 			func(call *request, w *listWriter) error {
-				return call.cl.EachWhichUserCan(call.ctx, call.args[0], call.window(), eachName(w, asUser))
+				if w.count {
+					// ?total counts the users; their ends are not read.
+					return call.cl.EachWhichUserCan(call.ctx, call.args[0], call.window(), eachName(w, asUser))
+				}
+				return call.cl.EachWhichUserCanUntil(call.ctx, call.args[0], call.window(), eachUntil(w))
 			}),
 			func(call *request, scope string, w *listWriter) error {
 				return call.cl.EachWhichUserCanIn(call.ctx, scope, call.args[0], call.window(), userEntries(w))
