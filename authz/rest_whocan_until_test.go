@@ -16,9 +16,10 @@ import (
 // along it, a user until the latest end of her paths held now, with no
 // end when one of them has none; a path not held now (it starts later)
 // adds nothing, and a user with no path held now is not listed. The clock
-// moves and the same reads follow it. Plain and encrypted, on both
-// stores, through REST (paging and X-Total-Count included) and the
-// library.
+// moves and the same reads follow it. In a scope, the paths through
+// memberships in it count as well as the global ones. Plain and
+// encrypted, on both stores, through REST (paging and X-Total-Count
+// included) and the library.
 func TestWhoCanShowsUntil(t *testing.T) {
 	for _, enc := range []bool{false, true} {
 		name := "plain"
@@ -73,6 +74,12 @@ func testWhoCanShowsUntil(t *testing.T, az *Authz, clk *clock.Fake) {
 	mustDo(t)(c.AddMembership(ctx, "frank", "staff", StartsAt(later)))
 	// gina: only a membership that starts later: not listed.
 	mustDo(t)(c.AddMembership(ctx, "gina", "editor", StartsAt(later)))
+	// In org-1: alice also holds editor there with no end; henry holds
+	// lead there until Friday (deployer's grant: Wednesday); ivan editor
+	// there until Thursday.
+	mustDo(t)(c.AddMembershipIn(ctx, "org-1", "alice", "editor"))
+	mustDo(t)(c.AddMembershipIn(ctx, "org-1", "henry", "lead", ExpiresAt(fri)))
+	mustDo(t)(c.AddMembershipIn(ctx, "org-1", "ivan", "editor", ExpiresAt(thu)))
 
 	const (
 		untilWed = `"until":"2030-01-09T18:00:00Z"`
@@ -98,6 +105,13 @@ func testWhoCanShowsUntil(t *testing.T, az *Authz, clk *clock.Fake) {
 			"alice@2030-01-11T18:00:00Z bob carol@2030-01-09T18:00:00Z dave@2030-01-09T18:00:00Z erin@2030-01-10T18:00:00Z frank@2030-01-09T18:00:00Z"},
 		{boundsT0, "/api/which_users_can/edit?limit=2&after=bob&total=true",
 			`[{"user":"carol",` + untilWed + `},{"user":"dave",` + untilWed + `}]`, "6", ""},
+		// In a scope, the scoped memberships' paths count too.
+		{boundsT0, "/api/which_users_can/edit?scope=org-1&total=true",
+			`[{"user":"alice"},{"user":"bob"},{"user":"carol",` + untilWed + `},{"user":"dave",` + untilWed +
+				`},{"user":"erin",` + untilThu + `},{"user":"frank",` + untilWed + `},{"user":"henry","scope":"org-1",` + untilWed +
+				`},{"user":"ivan","scope":"org-1",` + untilThu + `}]`, "8", ""},
+		{boundsT0, "/api/which_users_can/edit?scope=org-1&limit=2&after=frank&total=true",
+			`[{"user":"henry","scope":"org-1",` + untilWed + `},{"user":"ivan","scope":"org-1",` + untilThu + `}]`, "8", ""},
 		// From later on gina and frank's staff count: frank has no end.
 		{later, "/api/which_users_can/edit",
 			`[{"user":"alice",` + untilFri + `},{"user":"bob"},{"user":"carol",` + untilWed + `},{"user":"dave",` + untilWed +

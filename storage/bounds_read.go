@@ -177,13 +177,14 @@ func rowBounds(ctx context.Context, db bun.IDB, q string, args ...any) (TimeBoun
 
 // WhoCanUntil reads until when each user of a page of UsersWithPermission
 // of the permission name (the users holding it now through a global
-// membership) holds it: a user may hold it through several paths (a
-// membership, the role's inherited roles, a grant), each held until the
-// earlier of its membership's and its grant's expires_at, and the user
-// holds it until the latest of the ends of her paths held now. A user
-// with an unbounded path held now, or none found (the rows changed since
-// the page was read), is left out: no end. One query per page.
-func WhoCanUntil(ctx context.Context, db bun.IDB, s Scope, name string, users []string) (map[string]time.Time, error) {
+// membership, or, with a scope, through a global one or one in scope)
+// holds it: a user may hold it through several paths (a membership, the
+// role's inherited roles, a grant), each held until the earlier of its
+// membership's and its grant's expires_at, and the user holds it until the
+// latest of the ends of her paths held now. A user with an unbounded path
+// held now, or none found (the rows changed since the page was read), is
+// left out: no end. One query per page.
+func WhoCanUntil(ctx context.Context, db bun.IDB, s Scope, scope, name string, users []string) (map[string]time.Time, error) {
 	if len(users) == 0 {
 		return nil, nil
 	}
@@ -191,21 +192,30 @@ func WhoCanUntil(ctx context.Context, db bun.IDB, s Scope, name string, users []
 	for _, u := range users {
 		forms = append(forms, s.userForms(u)...)
 	}
-	// g is every role holding the permission with the expiry of the grant
-	// it holds it by, one row per path (UNION ALL keeps them all).
+	// m is the page's memberships held now, g every role holding the
+	// permission with the expiry of the grant it holds it by: one row per
+	// path (UNION ALL keeps them all).
+	members := "SELECT user_name, role, expires_at FROM rolegate_memberships WHERE ns = ? AND user_name IN (?) AND " + s.held("")
+	args := []any{s.NS, bun.List(forms)}
+	if scope != "" {
+		members += `
+			UNION ALL SELECT user_name, role, expires_at FROM rolegate_scoped_memberships
+			WHERE ns = ? AND scope = ? AND user_name IN (?) AND ` + s.held("")
+		args = append(args, s.NS, scope, bun.List(forms))
+	}
 	var rows []struct {
 		Name       string       `bun:"name"`
 		Membership bun.NullTime `bun:"membership_expires"`
 		Grant      bun.NullTime `bun:"grant_expires"`
 	}
-	err := db.NewRaw(`WITH g0(role, expires_at) AS (SELECT role, expires_at FROM rolegate_permissions
+	err := db.NewRaw(`WITH m(user_name, role, expires_at) AS (`+members+`),
+		g0(role, expires_at) AS (SELECT role, expires_at FROM rolegate_permissions
 			WHERE ns = ? AND name IN (?) AND `+s.held("")+`),
 		g(role, expires_at) AS (SELECT role, expires_at FROM g0
 			UNION ALL SELECT a.role, g0.expires_at FROM g0 CROSS JOIN rolegate_role_ancestors a WHERE a.ns = ? AND a.ancestor = g0.role)
 		SELECT m.user_name AS name, m.expires_at AS membership_expires, g.expires_at AS grant_expires
-		FROM rolegate_memberships m JOIN g ON g.role = m.role
-		WHERE m.ns = ? AND m.user_name IN (?) AND `+s.held("m"),
-		s.NS, bun.List(s.permForms(name)), s.NS, s.NS, bun.List(forms)).Scan(ctx, &rows)
+		FROM m JOIN g ON g.role = m.role`,
+		append(args, s.NS, bun.List(s.permForms(name)), s.NS)...).Scan(ctx, &rows)
 	if err != nil {
 		return nil, Classify(err)
 	}

@@ -34,14 +34,17 @@ type Listed struct {
 }
 
 // UserUntil is an entry of who-can with its end (WhichUsersCanUntil,
-// EachWhichUserCanUntil): a user holding the permission now, and Until,
-// when her holding ends as the rows stand (nil: no end). A user may hold
-// it through several paths (a membership, the role's inherited roles, a
-// grant): each holds until the earlier of its membership's and its
-// grant's expires_at, and the user until the latest end of her paths
-// held now, with no end when one of them has none.
+// EachWhichUserCanUntil, EachWhichUserCanInUntil): a user holding the
+// permission now, and Until, when her holding ends as the rows stand (nil:
+// no end). A user may hold it through several paths (a membership, the
+// role's inherited roles, a grant): each holds until the earlier of its
+// membership's and its grant's expires_at, and the user until the latest
+// end of her paths held now, with no end when one of them has none.
 type UserUntil struct {
-	User  string     `json:"user"`
+	User string `json:"user"`
+	// Scope, in a scope's who-can, is the scope when only memberships in
+	// it grant the permission (as ScopedUser's).
+	Scope string     `json:"scope,omitempty"`
 	Until *time.Time `json:"until,omitempty"`
 }
 

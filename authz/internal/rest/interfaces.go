@@ -47,8 +47,10 @@ type Client interface {
 	EachWhichRoleCan(ctx context.Context, name string, w rbac.ListWindow, fn func([]string) error) error
 	EachWhichUserCan(ctx context.Context, name string, w rbac.ListWindow, fn func([]string) error) error
 	EachWhichUserCanIn(ctx context.Context, scope, name string, w rbac.ListWindow, fn func([]rbac.ScopedUser) error) error
-	// EachWhichUserCanUntil is EachWhichUserCan with each user's end.
+	// EachWhichUserCanUntil and EachWhichUserCanInUntil are
+	// EachWhichUserCan and EachWhichUserCanIn with each user's end.
 	EachWhichUserCanUntil(ctx context.Context, name string, w rbac.ListWindow, fn func([]rbac.UserUntil) error) error
+	EachWhichUserCanInUntil(ctx context.Context, scope, name string, w rbac.ListWindow, fn func([]rbac.UserUntil) error) error
 	EachParent(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
 	EachChild(ctx context.Context, role string, w rbac.ListWindow, fn func([]string) error) error
 	EachUser(ctx context.Context, w rbac.ListWindow, fn func([]string) error) error

@@ -151,7 +151,10 @@ func queryRoutes() []route {
 				return call.cl.EachWhichUserCanUntil(call.ctx, call.args[0], call.window(), eachUntil(w))
 			}),
 			func(call *request, scope string, w *listWriter) error {
-				return call.cl.EachWhichUserCanIn(call.ctx, scope, call.args[0], call.window(), userEntries(w))
+				if w.count {
+					return call.cl.EachWhichUserCanIn(call.ctx, scope, call.args[0], call.window(), userEntries(w))
+				}
+				return call.cl.EachWhichUserCanInUntil(call.ctx, scope, call.args[0], call.window(), eachUntil(w))
 			}),
 	}
 }
