@@ -14,7 +14,8 @@ import (
 // role page's grants and members, the user's roles and the Members page
 // ("until Fri 18:00", "from Mon 09:00", in the browser's time zone), and
 // a row outside its window (a membership that starts later) says "not held
-// now" and is marked as such.
+// now" and is marked as such. Who-can says until when each user holds the
+// permission.
 func TestConsoleShowsBounds(t *testing.T) {
 	exe := chromiumPath(t)
 	consoleURL := newHostApp(t)
@@ -41,6 +42,7 @@ func TestConsoleShowsBounds(t *testing.T) {
 	post("permission/editor/deploy", url.Values{"expires_at": {rfc(until)}})
 	post("membership/tom/editor", url.Values{"expires_at": {rfc(until)}})
 	post("membership/ana/editor", url.Values{"starts_at": {rfc(from)}})
+	post("membership/sam/editor", nil)
 	post("membership/dave/editor", url.Values{"scope": {"org-1"}, "starts_at": {rfc(from)}, "expires_at": {rfc(until)}})
 	word := func(t time.Time) string { return t.Local().Format("Mon 15:04") }
 
@@ -71,5 +73,11 @@ func TestConsoleShowsBounds(t *testing.T) {
 		waitText("#user-scoped", "from "+word(from)+", until "+word(until)+" · not held now"),
 		goTo("#/members"), waitText("h1", "Members"),
 		waitText("#scoped-list", "from "+word(from)+", until "+word(until)+" · not held now"))
+	b.run(t, "who can edit, each until when",
+		goTo("#/whocan/edit"), waitText("#whocan-users", "until "+word(until)))
+	rows = value[string](t, b, `[...document.querySelectorAll('#whocan-users li')].map((li) => li.querySelector('a').textContent + ':' + ((li.querySelector('.bounds') || {}).textContent || '')).join('|')`)
+	if want := "sam:|tom:until " + word(until); rows != want {
+		t.Errorf("who can edit: %q; want %q (sam with no end; ana starts later: not listed)", rows, want)
+	}
 	b.check(t)
 }

@@ -1,6 +1,8 @@
-// "Who can" for a permission, with totals, and the audit log, filtered.
+// "Who can" for a permission, with totals (each user until when she holds
+// it: "until Fri 18:00", nothing when with no end), and the audit log,
+// filtered.
 import { get, getCounted, seg } from './api.js';
-import { html, useState, usePaged, List, Field, ErrorText, useField, fmt, href, PAGE, PERMS, USERS } from './ui.js';
+import { html, useState, usePaged, List, Field, ErrorText, useField, fmt, href, PAGE, PERMS, USERS, Bounds } from './ui.js';
 
 // WhoCanPage answers for the permission and scope of the address
 // (#/whocan/<permission>/<scope>), so that both survive the navigation.
@@ -22,7 +24,8 @@ export function WhoCanPage({ name, scope: shown, go }) {
       <section aria-labelledby="wu-h">
         <h2 id="wu-h">Users who can ${name}${shown ? ' in scope ' + shown : ''}${n(users)}</h2>
         <${List} p=${users} label="Users" id="whocan-users" counted=${['user', 'users']} empty="Nobody." render=${(x) => html`
-          <li key=${x.user} class="row"><a href=${href('user', x.user)}>${x.user}</a></li>`} />
+          <li key=${x.user} class="row"><a href=${href('user', x.user)}>${x.user}</a>
+            <${Bounds} x=${{ expires_at: x.until }} /></li>`} />
       </section>
       <section aria-labelledby="wr-h">
         <h2 id="wr-h">Roles that hold ${name}${n(roles)}</h2>
