@@ -491,3 +491,37 @@ func TestChangeFeedAfterEncryptionTurnedOn(t *testing.T) {
 		}
 	})
 }
+
+// A streamed batch (POST /api/batch/stream), recorded chunk by chunk
+// before its revision is made, is in the feed whole, in order, under the
+// revision its answer names; a stream that fails leaves nothing in the
+// feed.
+func TestChangeFeedStreamedBatch(t *testing.T) {
+	forEachRESTStore(t, func(t *testing.T, target storagetest.Target, az *Authz, _ *logBuffer) {
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		const roles = 2000 // 6,000 operations: two chunks
+		w := performRequest(e, "POST", "/api/batch/stream", key, strings.NewReader(streamBody(roles)))
+		checkEnvelope(t, w, http.StatusCreated)
+		rev := w.Header().Get("Rolegate-Revision")
+		bad := streamBody(10) + `{"op":"add_permission","role":"nobody","permission":"p"}` + "\n"
+		checkEnvelope(t, performRequest(e, "POST", "/api/batch/stream", key, strings.NewReader(bad)), http.StatusNotFound)
+		p, err := mustClient(t, az, key).Changes(context.Background(), "r0", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Changes) != 3*roles || p.Next != rev {
+			t.Fatalf("%d changes, next %s; want %d, %s", len(p.Changes), p.Next, 3*roles, rev)
+		}
+		for i, ch := range p.Changes {
+			want := fmt.Sprintf("r%d", i/3)
+			if ch.Revision != rev || ch.Role != want || ch.Op != []string{"add_role", "add_permission", "add_membership"}[i%3] {
+				t.Fatalf("change %d: %+v, want %s of %s at %s", i, ch, []string{"add_role", "add_permission", "add_membership"}[i%3], want, rev)
+			}
+		}
+		var stray int
+		if err := az.db.NewRaw("SELECT count(*) FROM rolegate_change_ops WHERE revision < 0").Scan(context.Background(), &stray); err != nil || stray != 0 {
+			t.Fatalf("%d entries left under a placeholder (%v)", stray, err)
+		}
+	})
+}

@@ -140,6 +140,33 @@ func recordFeed(ctx context.Context, db bun.IDB, s Scope, rev int64, entries []F
 	return nil
 }
 
+// RecordFeedPending stores entries of a write whose revision is not made
+// yet (a streamed batch records them chunk by chunk, before its revision
+// bump, which comes last), under pending, a negative placeholder the
+// caller chose for its transaction, numbered from seq. SettleFeed moves
+// them to the revision in the same transaction; no reader ever reads a
+// negative revision.
+func RecordFeedPending(ctx context.Context, db bun.IDB, s Scope, pending int64, seq int, entries []FeedEntry) error {
+	for start := 0; start < len(entries); start += feedInsertRows {
+		part := entries[start:min(start+feedInsertRows, len(entries))]
+		rows := make([]feedRow, len(part))
+		for i, e := range part {
+			rows[i] = s.feedRow(pending, seq+start+i, e)
+		}
+		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+			return Classify(err)
+		}
+	}
+	return nil
+}
+
+// SettleFeed moves the entries recorded under pending (RecordFeedPending)
+// to revision rev, once the write has made it.
+func SettleFeed(ctx context.Context, db bun.IDB, s Scope, pending, rev int64) error {
+	_, err := db.NewRaw("UPDATE rolegate_change_ops SET revision = ? WHERE ns = ? AND revision = ?", rev, s.NS, pending).Exec(ctx)
+	return Classify(err)
+}
+
 // feedRow is entry seq of revision rev as stored.
 func (s Scope) feedRow(rev int64, seq int, e FeedEntry) feedRow {
 	b := e.Bounds.Normalized()
