@@ -186,7 +186,7 @@ func TestChangeFeedPagingAndIsolation(t *testing.T) {
 		if _, err := c.Batch(ctx, ops); err != nil {
 			t.Fatal(err)
 		}
-		var got []string
+		var got, nexts []string
 		after, pages := "r1", 0 // after the role
 		for {
 			p := getChanges(t, e, key, "limit=7&after="+after)
@@ -196,18 +196,23 @@ func TestChangeFeedPagingAndIsolation(t *testing.T) {
 				}
 				break
 			}
+			if len(p.Changes) > 7 {
+				t.Fatalf("a page of %d changes past limit=7", len(p.Changes))
+			}
 			pages++
 			for _, ch := range p.Changes {
 				got = append(got, ch["user"].(string))
 			}
 			after = p.Next
+			nexts = append(nexts, p.Next)
 		}
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Fatalf("read %v, want %v", got, want)
 		}
-		// 20 singles in pages of 7 (7, 7, then 6 and the whole batch).
-		if pages != 3 {
-			t.Fatalf("%d pages, want 3 (the batch kept whole)", pages)
+		// 20 singles and a batch of 9 in pages of 7: 7, 7, 7 (6 singles and
+		// the batch's first), 7, 1; the third page ends inside the batch.
+		if pages != 5 || !strings.Contains(nexts[2], ".0") || strings.Contains(nexts[4], ".") {
+			t.Fatalf("%d pages, nexts %v; want 5, the third inside the batch (.0)", pages, nexts)
 		}
 		// The other client's feed holds its own changes only.
 		all, err := o.Changes(ctx, "", MaxChangesLimit)
@@ -235,7 +240,7 @@ func TestChangeFeedBadQuery(t *testing.T) {
 		if _, err := mustClient(t, az, key).AddRole(context.Background(), "r", ""); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []string{"after=7", "after=r-1", "after=r01", "after=", "after=r99", "limit=0", "limit=1001", "limit=x",
+		for _, q := range []string{"after=7", "after=r-1", "after=r01", "after=r1.01", "after=r1.", "after=r1.x", "after=r1.2.3", "after=", "after=r99", "limit=0", "limit=1001", "limit=x",
 			"wait=51s", "wait=-1s", "wait=soon", "wait=1s&wait=2s", "since=r0"} {
 			w := performRequest(e, http.MethodGet, "/api/changes?"+q, key, nil)
 			if w.Code != http.StatusBadRequest {
@@ -506,14 +511,26 @@ func TestChangeFeedStreamedBatch(t *testing.T) {
 		rev := w.Header().Get("Rolegate-Revision")
 		bad := streamBody(10) + `{"op":"add_permission","role":"nobody","permission":"p"}` + "\n"
 		checkEnvelope(t, performRequest(e, "POST", "/api/batch/stream", key, strings.NewReader(bad)), http.StatusNotFound)
-		p, err := mustClient(t, az, key).Changes(context.Background(), "r0", 10)
-		if err != nil {
-			t.Fatal(err)
+		var all []Change
+		next := "r0"
+		for {
+			p, err := mustClient(t, az, key).Changes(context.Background(), next, MaxChangesLimit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Changes) > MaxChangesLimit {
+				t.Fatalf("a page of %d changes", len(p.Changes))
+			}
+			next = p.Next
+			if len(p.Changes) == 0 {
+				break
+			}
+			all = append(all, p.Changes...)
 		}
-		if len(p.Changes) != 3*roles || p.Next != rev {
-			t.Fatalf("%d changes, next %s; want %d, %s", len(p.Changes), p.Next, 3*roles, rev)
+		if len(all) != 3*roles || next != rev {
+			t.Fatalf("%d changes, next %s; want %d, %s", len(all), next, 3*roles, rev)
 		}
-		for i, ch := range p.Changes {
+		for i, ch := range all {
 			want := fmt.Sprintf("r%d", i/3)
 			if ch.Revision != rev || ch.Role != want || ch.Op != []string{"add_role", "add_permission", "add_membership"}[i%3] {
 				t.Fatalf("change %d: %+v, want %s of %s at %s", i, ch, []string{"add_role", "add_permission", "add_membership"}[i%3], want, rev)
