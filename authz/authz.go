@@ -376,9 +376,23 @@ func (az *Authz) newClient(key string) *Client {
 	c := &Client{az: az, scope: scope, fingerprint: az.fingerprint(ns),
 		strict: az.cfg.Consistency == ConsistencyStrict, metrics: az.metrics,
 		plain: az.cfg.Consistency != ConsistencyStrict && az.metrics == nil}
-	c.cache = cache.New(storeLoader{c}, az.cacheBudget, az.cfg.clock)
+	// The cache's miss path is the cache's own: the store read through
+	// storeLoader, behind a gate that refuses once the Authz is closed,
+	// in this client's tracing and metrics layers.
+	c.cache = cache.NewWith(storeLoader{c}, az.cacheBudget, cache.Options{
+		Clock: az.cfg.clock, Admit: az.admitMiss, Layers: c.missLayers(),
+	})
 	c.follow = &feed.Follower{Scope: scope, Client: c.fingerprint, Cache: c.cache}
 	return c
+}
+
+// admitMiss is the gate before every cache miss: a closed Authz reads no
+// store (ErrClosed).
+func (az *Authz) admitMiss() error {
+	if az.closed.Load() {
+		return ErrClosed
+	}
+	return nil
 }
 
 // followers yields the feed's followers: every client handle.

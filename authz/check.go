@@ -2,10 +2,8 @@ package authz
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"time"
-	"unsafe"
 
 	"github.com/uptrace/bun"
 
@@ -36,22 +34,19 @@ func (c *Client) InternUser(user string) *string {
 // ErrUnavailable: callers must refuse.
 func (c *Client) UserHasPermission(ctx context.Context, user, permission string) (bool, error) {
 	if c.plain {
-		// check's first step written out (the most common call saves a
-		// call): a warm yes, or a warm no for an ASCII name (NFC already,
-		// so not asked again), is the answer; the rest goes on from here.
-		ok, warm := c.cache.Cached(user, "", permission)
-		if warm && (ok || orBytes(permission)&0x8080808080808080 == 0) {
-			return ok, nil
-		}
-		return c.checkFurther(ctx, "", user, permission, false, ok, warm, time.Time{})
+		// The whole check is the cache's (see authz/internal/cache's
+		// check.go): its warm look, and on a miss the miss path, whose
+		// gate, tracing and metrics this client gave it (see newClient).
+		ok, _, err := c.cache.Check(ctx, "", user, permission)
+		return ok, err
 	}
-	return c.check(ctx, "", user, permission, false)
+	return c.check(ctx, cache.Permission, "", user, permission)
 }
 
 // UserHasRole reports whether the user is a member of the role, from the
 // same cache as UserHasPermission.
 func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, error) {
-	return c.check(ctx, "", user, role, true)
+	return c.check(ctx, cache.Role, "", user, role)
 }
 
 // UserHasPermissionIn reports whether the user holds the permission in
@@ -62,112 +57,49 @@ func (c *Client) UserHasRole(ctx context.Context, user, role string) (bool, erro
 // scope name holds no membership, so only global ones count there.
 func (c *Client) UserHasPermissionIn(ctx context.Context, scope, user, permission string) (bool, error) {
 	if c.plain { // as in UserHasPermission
-		ok, warm := c.cache.Cached(user, scope, permission)
-		if warm && (ok || ascii(scope, "", permission)) {
-			return ok, nil
-		}
-		return c.checkFurther(ctx, scope, user, permission, false, ok, warm, time.Time{})
+		ok, _, err := c.cache.Check(ctx, scope, user, permission)
+		return ok, err
 	}
-	return c.check(ctx, scope, user, permission, false)
+	return c.check(ctx, cache.Permission, scope, user, permission)
 }
 
 // UserHasRoleIn reports whether the user is a member of the role globally
 // or in scope, from the same cache.
 func (c *Client) UserHasRoleIn(ctx context.Context, scope, user, role string) (bool, error) {
-	return c.check(ctx, scope, user, role, true)
+	return c.check(ctx, cache.Role, scope, user, role)
 }
 
-// check is every check: the cache's hit path first, the store on a miss;
-// name is a permission, or a role when role is set. With metrics on, it
-// counts hits and misses, times every miss and one hit in 64.
-func (c *Client) check(ctx context.Context, scope, user, name string, role bool) (bool, error) {
+// check is every check: strict mode's confirmation first, then the
+// cache's, which answers warm or goes on to the store; name is a
+// permission or a role, by kind. With metrics on, it counts the hits and
+// times one in 64 (the miss path's layer counts and times every miss).
+func (c *Client) check(ctx context.Context, kind cache.Kind, scope, user, name string) (bool, error) {
 	if c.strict {
 		if err := c.confirm(ctx); err != nil { // see consistency.go
 			return false, err
 		}
 	}
-	var start time.Time
-	if c.metrics != nil && c.metrics.sampleWarm() {
-		start = time.Now()
-	}
-	// The names as given first: a yes for a byte-exact cached name is
-	// right whatever its normalisation form. Only a no or a miss pays for
-	// the NFC forms (the store's), and a no is asked again with them.
-	ok, warm := c.cached(scope, user, name, role)
-	return c.checkFurther(ctx, scope, user, name, role, ok, warm, start)
+	return c.ask(ctx, kind, scope, user, name)
 }
 
-// checkFurther is check past the first look at the cache (ok, warm): the
-// look again with the NFC forms of a no or a miss, then the store on a
-// miss. start is when the check began, when it is timed.
-func (c *Client) checkFurther(ctx context.Context, scope, user, name string, role, ok, warm bool, start time.Time) (bool, error) {
+// ask is check past strict mode's confirmation.
+func (c *Client) ask(ctx context.Context, kind cache.Kind, scope, user, name string) (bool, error) {
 	m := c.metrics
-	// A warm entry was found under the user name as given, so that name is
-	// the store's (NFC) form already: only the other two need the look.
-	if !ok && !(warm && ascii(scope, "", name) || ascii(scope, user, name)) {
-		ns, nu, nn := middleware.NormalizeName(scope), middleware.NormalizeName(user), middleware.NormalizeName(name)
-		if ns != scope || nu != user || nn != name {
-			scope, user, name = ns, nu, nn
-			ok, warm = c.cached(scope, user, name, role)
-		}
-	}
-	if warm {
-		if m != nil {
-			m.hit(start)
-		}
-		return ok, nil
-	}
-	if c.az.closed.Load() {
-		return false, ErrClosed
-	}
-	if !ValidName(user) {
-		// Validation lives on the miss path, not the hit path; a junk
-		// name is answered without the store or the cache, so junk names
-		// cannot fill memory.
-		return false, nil
-	}
-	if m != nil {
+	var start time.Time
+	if m != nil && m.sampleWarm() {
 		start = time.Now()
 	}
+	var ok, warm bool
 	var err error
-	if role {
-		ok, err = c.coldCheck(ctx, "role", scope, user, name, c.cache.HasRole)
+	if kind == cache.Role {
+		ok, warm, err = c.cache.CheckRole(ctx, scope, user, name)
 	} else {
-		ok, err = c.coldCheck(ctx, "permission", scope, user, name, c.cache.Allowed)
+		ok, warm, err = c.cache.Check(ctx, scope, user, name)
 	}
-	if m != nil {
-		m.miss(start)
+	if warm && m != nil {
+		m.hit(start)
 	}
 	return ok, err
-}
-
-// ascii reports whether every byte of the names is ASCII (hence NFC): the
-// common case, told eight bytes at a time.
-func ascii(scope, user, name string) bool {
-	return (orBytes(scope)|orBytes(user)|orBytes(name))&0x8080808080808080 == 0
-}
-
-// orBytes ORs the bytes of s together, eight at a time (the high bit of
-// each byte of the result is set when some byte of s has it).
-func orBytes(s string) uint64 {
-	var or uint64
-	for len(s) >= 8 {
-		or |= binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
-		s = s[8:]
-	}
-	for i := 0; i < len(s); i++ {
-		or |= uint64(s[i])
-	}
-	return or
-}
-
-// cached is the cache's hit path for a permission, or a role when role is
-// set.
-func (c *Client) cached(scope, user, name string, role bool) (ok, warm bool) {
-	if role {
-		return c.cache.CachedRole(user, scope, name)
-	}
-	return c.cache.Cached(user, scope, name)
 }
 
 var _ middleware.ScopedChecker = (*Client)(nil)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/authz/internal/observe"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -100,7 +101,6 @@ func (m *meters) unregister() {
 func (m *meters) routeCounters(route string) *observe.RouteDecisions { return m.o.RouteCounters(route) }
 func (m *meters) sampleWarm() bool                                   { return m.o.SampleWarm() }
 func (m *meters) hit(start time.Time)                                { m.o.Hit(start) }
-func (m *meters) miss(start time.Time)                               { m.o.Miss(start) }
 
 func (m *meters) invalidated(cause invalidationCause) {
 	if m != nil {
@@ -240,11 +240,15 @@ func newTracing(cfg Config) *tracing {
 	return observe.NewTracing(cfg.TracerProvider, cfg.TextMapPropagator, storage.TracerName, cfg.TraceUserNames, refusalReason)
 }
 
-// coldCheck runs a check the decision cache could not answer from memory
-// (check is c.cache.Allowed or c.cache.HasRole) in a span of its own.
-func (c *Client) coldCheck(ctx context.Context, kind, scope, user, name string,
-	check func(ctx context.Context, user, scope, name string) (bool, error)) (bool, error) {
-	return c.az.tracing.ColdCheck(ctx, c.fingerprint, kind, scope, user, name, check)
+// missLayers wrap the client's cache's miss path: metrics outermost (a
+// miss is timed with its span and store read), then tracing; nil layers
+// (metrics or tracing off) are skipped.
+func (c *Client) missLayers() []cache.Layer {
+	var misses cache.Layer
+	if c.metrics != nil {
+		misses = c.metrics.o.Misses()
+	}
+	return []cache.Layer{misses, c.az.tracing.ColdChecks(c.fingerprint)}
 }
 
 // startWrite starts a write's span; the returned end takes the write's

@@ -87,8 +87,9 @@ func TestRESTBatchStream(t *testing.T) {
 }
 
 // TestRESTBatchStreamOpenModeQuota: in open mode a stream is held to the
-// client's row quota, counted exactly in its transaction: past it,
-// nothing is stored.
+// client's row quota, counted exactly in its transaction, and its body to
+// the bytes all clients' batch bodies may hold: past either, nothing is
+// stored.
 func TestRESTBatchStreamOpenModeQuota(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		az, _ := openREST(t, target, func(c *Config) { c.MaxRowsPerClient = 1000 })
@@ -105,5 +106,18 @@ func TestRESTBatchStreamOpenModeQuota(t *testing.T) {
 		}
 		w = performRequest(e, "POST", "/api/batch/stream", key, strings.NewReader(streamBody(300)))
 		checkEnvelope(t, w, 201)
+
+		// The body's bytes are taken through the open mode's gate as they
+		// come: past what all clients' batch bodies may hold (32 MiB), 429,
+		// and nothing of it stored or kept.
+		line := `{"op":"add_role","role":"` + strings.Repeat("x", 100) + `"}` + "\n"
+		big := strings.Repeat(line, (maxBatchBodyBytesHeld+1<<20)/len(line))
+		other := newKey()
+		w = performRequest(e, "POST", "/api/batch/stream", other, strings.NewReader(big))
+		checkEnvelope(t, w, 429)
+		ocl, _ := az.Client(other)
+		if rs, err := ocl.Roles(context.Background()); err != nil || len(rs) != 0 {
+			t.Errorf("stored %d roles past the body bound (%v)", len(rs), err)
+		}
 	})
 }

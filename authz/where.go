@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/uptrace/bun"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/authz/internal/rbac"
 	"github.com/rolegate/rolegate/middleware"
 	"github.com/rolegate/rolegate/storage"
@@ -125,21 +125,8 @@ func (c *Client) whereCan(ctx context.Context, user, permission string) (bool, [
 			return false, nil, err
 		}
 	}
-	// As a check: the names as given first; a warm entry was found under
-	// the user's stored (NFC) form, so only the permission may need it.
-	if global, scopes, warm := c.cache.CachedWhere(user, permission); warm && ascii("", "", permission) {
-		return global, scopes, nil
-	}
-	if !ascii("", user, permission) {
-		user, permission = middleware.NormalizeName(user), middleware.NormalizeName(permission)
-	}
-	if c.az.closed.Load() {
-		return false, nil, ErrClosed
-	}
-	if !ValidName(user) {
-		return false, nil, nil // never stored: never cached, holds nothing
-	}
-	return c.cache.Where(ctx, user, permission)
+	// As a check: one look, and the miss path in the cache room.
+	return c.cache.WhereCan(ctx, user, permission)
 }
 
 // Check is one question of CheckMany: does User hold Permission, in Scope
@@ -163,18 +150,13 @@ func (c *Client) CheckMany(ctx context.Context, checks []Check) ([]bool, error) 
 	out := make([]bool, len(checks))
 	for i := range checks {
 		ck := &checks[i]
+		var ok bool
+		var err error
 		if c.plain {
-			if ok, warm := c.cache.Cached(ck.User, ck.Scope, ck.Permission); warm && (ok || ascii(ck.Scope, "", ck.Permission)) {
-				out[i] = ok
-				continue
-			}
+			ok, _, err = c.cache.Check(ctx, ck.Scope, ck.User, ck.Permission)
+		} else {
+			ok, err = c.ask(ctx, cache.Permission, ck.Scope, ck.User, ck.Permission)
 		}
-		var start time.Time
-		if c.metrics != nil && c.metrics.sampleWarm() {
-			start = time.Now()
-		}
-		ok, warm := c.cache.Cached(ck.User, ck.Scope, ck.Permission)
-		ok, err := c.checkFurther(ctx, ck.Scope, ck.User, ck.Permission, false, ok, warm, start)
 		if err != nil {
 			return nil, err
 		}

@@ -20,8 +20,8 @@ func TestConsoleShowsBounds(t *testing.T) {
 	consoleURL := newHostApp(t)
 	api := strings.TrimSuffix(consoleURL, "console/") + "api/"
 	now := time.Now()
-	until := now.Add(3*24*time.Hour).Truncate(time.Minute)
-	from := now.Add(2*24*time.Hour).Truncate(time.Minute)
+	until := now.Add(3 * 24 * time.Hour).Truncate(time.Minute)
+	from := now.Add(2 * 24 * time.Hour).Truncate(time.Minute)
 	post := func(path string, q url.Values) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, api+path+"?"+q.Encode(), nil)
@@ -62,7 +62,10 @@ func TestConsoleShowsBounds(t *testing.T) {
 	if grants := value[string](t, b, `document.querySelector('#grants-list').textContent`); !strings.Contains(grants, "edit") || strings.Count(grants, "until") != 1 {
 		t.Errorf("grants: %q; want edit without bounds and deploy until", grants)
 	}
-	b.run(t, "the user's roles", goTo("#/user/tom"), waitText("h1", "User tom"), waitText("#user-roles", "until "+word(until)))
+	b.run(t, "the user's roles, and the check says until when",
+		goTo("#/user/tom"), waitText("h1", "User tom"), waitText("#user-roles", "until "+word(until)),
+		fill("check-perm", "deploy"), submit("check-perm"),
+		waitText("#check-result", "tom can deploy globally: yes, member of editor globally (until "+word(until)+"); granted to editor (until "+word(until)+")"))
 	b.run(t, "a scoped membership from later, on the user's page and the Members page",
 		goTo("#/user/dave"), waitText("h1", "User dave"),
 		waitText("#user-scoped", "from "+word(from)+", until "+word(until)+" · not held now"),

@@ -15,9 +15,16 @@ import (
 // hold role sets invalidated before this check began (the user's epoch
 // does not move on a grant): those are looked up again, so the answer
 // never predates a change that completed before the check started.
-func (c *Cache) fresh(ctx context.Context, user string) (*userEntry, error) {
+//
+// found is the user's entry the check's warm look found unfit, or nil
+// when it found none: the user is not looked up again. Still in the users
+// map after the check began (not gone), found is the entry to refresh;
+// otherwise the user is built, and the build looks once more for an entry
+// published since (inside the single flight, so that a build ending just
+// before does not make this one read the store again).
+func (c *Cache) fresh(ctx context.Context, user string, found *userEntry) (*userEntry, error) {
 	since := c.roleEpoch.Load()
-	u, ok := c.users.Load(user)
+	u, ok := found, found != nil && !found.gone.Load()
 	if ok && passed(u.next, c.now()) {
 		ok = false // its boundary came, and the timer has not said so yet
 	}

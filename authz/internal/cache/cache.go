@@ -18,8 +18,12 @@ type Cache struct {
 	load   Loader
 	budget *Budget
 	clock  clock.Clock
-	users  *xsync.MapOf[string, *userEntry]
-	roles  *xsync.MapOf[string, *roleEntry]
+	// admit and miss are the miss path's (see check.go): the gate before
+	// it, and its store read wrapped in the layers given.
+	admit func() error
+	miss  Miss
+	users *xsync.MapOf[string, *userEntry]
+	roles *xsync.MapOf[string, *roleEntry]
 
 	// mu orders publishing against invalidating: a build compares its
 	// ticket with the epoch and publishes under mu, and an invalidation
@@ -236,16 +240,23 @@ func hashName(s string, seed uint64) uint64 { return maphash.String(setSeed, s) 
 // New returns an empty cache reading through load, its entries counted in
 // budget, counting time bounds by clk (nil: the system clock).
 func New(load Loader, budget *Budget, clk clock.Clock) *Cache {
+	return NewWith(load, budget, Options{Clock: clk})
+}
+
+// NewWith is New with the miss path's gate and layers (see Options).
+func NewWith(load Loader, budget *Budget, o Options) *Cache {
 	c := &Cache{
 		load:   load,
 		budget: budget,
-		clock:  clock.Or(clk),
+		clock:  clock.Or(o.Clock),
+		admit:  o.Admit,
 		users:  xsync.NewMapOfWithHasher[string, *userEntry](hashName),
 		roles:  xsync.NewMapOfWithHasher[string, *roleEntry](hashName),
 
 		dependents: map[string][]*roleEntry{},
 		sets:       map[uint64][]*permSet{},
 	}
+	c.miss = c.wrap(o.Layers)
 	c.snap.Store(&map[string]snapUser{})
 	budget.register(c)
 	return c
@@ -296,18 +307,22 @@ func (c *Cache) resnap() {
 // Allowed reports whether the user holds perm through a global role or,
 // when scope is not empty, through a role held in that scope. A warm user
 // is answered without a lock or an allocation; a miss reads the store
-// through the Loader (once for concurrent misses of one key).
+// through the Loader (once for concurrent misses of one key) and the
+// layers. It is Check for names already in the store's form and valid:
+// no second look, no Admit, no name check.
 func (c *Cache) Allowed(ctx context.Context, user, scope, perm string) (bool, error) {
-	if allowed, warm := c.Cached(user, scope, perm); warm {
-		return allowed, nil
+	return c.answer(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm})
+}
+
+// answer is q looked at once, then, when that misses, the miss path's
+// store read.
+func (c *Cache) answer(ctx context.Context, q Query) (bool, error) {
+	ok, found, warm := c.look(q)
+	if warm {
+		return ok, nil
 	}
-	u, err := c.fresh(ctx, user)
-	if err != nil {
-		return false, err
-	}
-	// Every role set of the entry was live after the check began, even
-	// if one has been invalidated since (that change overlapped the check).
-	return u.grants(scope, perm), nil
+	q.found = found
+	return c.miss(ctx, q)
 }
 
 // Cached is Allowed's hit path alone: warm is false when the answer needs
@@ -385,18 +400,12 @@ func (c *Cache) CachedRole(user, scope, role string) (has, warm bool) {
 }
 
 // HasRole reports whether the user holds role globally or, when scope is
-// not empty, in that scope; from the same entries as Allowed.
+// not empty, in that scope; from the same entries as Allowed, and like it
+// for names already in the store's form.
 func (c *Cache) HasRole(ctx context.Context, user, scope, role string) (bool, error) {
 	// Membership is the user entry's own data: a dead role entry still
 	// names a role the user holds.
-	if has, warm := c.CachedRole(user, scope, role); warm {
-		return has, nil
-	}
-	u, err := c.fresh(ctx, user)
-	if err != nil {
-		return false, err
-	}
-	return u.hasRole(scope, role), nil
+	return c.answer(ctx, Query{Kind: Role, Scope: scope, User: user, Name: role})
 }
 
 // InternUser points at the user's name inside its cache entry, so that a

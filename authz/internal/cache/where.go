@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/rolegate/rolegate/middleware"
 )
 
 // Where a user holds a permission: globally (through a global role) and
@@ -34,14 +36,48 @@ func (c *Cache) CachedWhere(user, perm string) (global bool, scopes []string, wa
 // it, whether or not a global role does too. scopes is shared with the
 // cache: the caller must not modify it. A warm user is answered without
 // a lock or an allocation once the permission was asked of the entry
-// before (see where); a miss reads the store as Allowed does.
+// before (see where); a miss reads the store as Allowed does (without
+// the layers, which are the checks'), for names already in the store's
+// form.
 func (c *Cache) Where(ctx context.Context, user, perm string) (global bool, scopes []string, err error) {
-	if global, scopes, warm := c.CachedWhere(user, perm); warm {
+	u, ok := c.warmUser(user)
+	if !ok {
+		if u, err = c.fresh(ctx, user, u); err != nil {
+			return false, nil, err
+		}
+	}
+	global, scopes = c.where(u, perm)
+	return global, scopes, nil
+}
+
+// WhereCan is Where for names as a caller gives them, as Check is for a
+// permission: one look; a no or a miss looked at again with the names'
+// NFC forms when they differ; then Admit, and a user name that could
+// never be stored holds nowhere (nothing read, nothing cached).
+func (c *Cache) WhereCan(ctx context.Context, user, perm string) (global bool, scopes []string, err error) {
+	u, ok := c.warmUser(user)
+	if ok && orBytes(perm) == 0 {
+		global, scopes = c.where(u, perm)
 		return global, scopes, nil
 	}
-	u, err := c.fresh(ctx, user)
-	if err != nil {
-		return false, nil, err
+	if !ascii("", user, perm) {
+		if nu, np := middleware.NormalizeName(user), middleware.NormalizeName(perm); nu != user || np != perm {
+			user, perm = nu, np
+			u, ok = c.warmUser(user)
+		}
+	}
+	if !ok {
+		if c.admit != nil {
+			if err := c.admit(); err != nil {
+				return false, nil, err
+			}
+		}
+		if !middleware.ValidName(user) {
+			return false, nil, nil // never stored: never cached, holds nothing
+		}
+		if u, err = c.fresh(ctx, user, u); err != nil {
+			return false, nil, err
+		}
 	}
 	global, scopes = c.where(u, perm)
 	return global, scopes, nil
@@ -50,20 +86,15 @@ func (c *Cache) Where(ctx context.Context, user, perm string) (global bool, scop
 // warmUser is the entry Cached answers from, found and judged the same
 // way: in the snapshot or the map, with every role entry live (the kill
 // stamps). Cached writes these steps out for speed; whatever makes an
-// entry unfit for one warm answer must make it unfit for the other.
-func (c *Cache) warmUser(user string) (*userEntry, bool) {
-	u, ok := c.lookup(user)
+// entry unfit for one warm answer must make it unfit for the other. An
+// entry found unfit is returned with ok false (nil: none found).
+func (c *Cache) warmUser(user string) (u *userEntry, ok bool) {
+	u, ok = c.lookup(user)
 	if !ok {
 		return nil, false
 	}
-	if all := c.killsAll.Load(); u.seenAll.Load() != all {
-		if k := c.killStamp(u); u.stamp.Load() != k {
-			if !u.live() {
-				return nil, false
-			}
-			u.stamp.Store(k)
-		}
-		u.seenAll.Store(all)
+	if !c.fit(u) {
+		return u, false
 	}
 	c.touch(u)
 	return u, true

@@ -6,11 +6,14 @@
 package observe
 
 import (
+	"context"
 	"net/http"
 	"sync/atomic"
 	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
+
+	"github.com/rolegate/rolegate/authz/internal/cache"
 )
 
 // Observer turns rolegate's measurements into metrics of some metrics
@@ -205,6 +208,23 @@ func (ms *Meters) Hits() uint64 { return ms.hits.Load() }
 func (ms *Meters) Miss(start time.Time) {
 	ms.m.CacheMiss()
 	ms.m.CheckDuration(false, time.Since(start))
+}
+
+// Misses is the metrics layer of the decision cache's miss path: every
+// check that needed the store counted and timed, what it wraps (the
+// check's span, the store read) included. nil without Meters.
+func (ms *Meters) Misses() cache.Layer {
+	if ms == nil {
+		return nil
+	}
+	return func(next cache.Miss) cache.Miss {
+		return func(ctx context.Context, q cache.Query) (bool, error) {
+			start := time.Now()
+			ok, err := next(ctx, q)
+			ms.Miss(start)
+			return ok, err
+		}
+	}
 }
 
 func (ms *Meters) Invalidated(cause InvalidationCause) {

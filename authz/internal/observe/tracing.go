@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/rolegate/rolegate/authz/internal/cache"
 	"github.com/rolegate/rolegate/middleware"
 )
 
@@ -22,7 +23,8 @@ import (
 //     method and route template ("GET /api/role/:role"), never by the raw
 //     path, which holds names;
 //   - one span per cold check ("rolegate.check.cold": a guard or library
-//     check the decision cache could not answer) and per write
+//     check the decision cache could not answer; a layer of the cache's
+//     miss path, see ColdChecks) and per write
 //     ("rolegate.write add_role"); warm checks make none, so the hot path
 //     stays as it is;
 //   - inside these, one client span per store round trip (see
@@ -90,22 +92,26 @@ func (t *Tracing) end(span trace.Span, err error) {
 	span.End()
 }
 
-// ColdCheck runs a check the decision cache could not answer from memory
-// in a span of its own; client is the client's fingerprint, kind
-// "permission" or "role".
-func (t *Tracing) ColdCheck(ctx context.Context, client, kind, scope, user, name string,
-	check func(ctx context.Context, user, scope, name string) (bool, error)) (bool, error) {
+// ColdChecks is the tracing layer of the decision cache's miss path: each
+// check the cache could not answer from memory runs in a span of its own
+// ("rolegate.check.cold"), the store's spans inside it; client is the
+// client's fingerprint. nil without tracing.
+func (t *Tracing) ColdChecks(client string) cache.Layer {
 	if t == nil {
-		return check(ctx, user, scope, name)
+		return nil
 	}
-	ctx, span := t.tracer.Start(ctx, "rolegate.check.cold", trace.WithAttributes(
-		t.user([]attribute.KeyValue{AttrClient.String(client), AttrCheck.String(kind), AttrScoped.Bool(scope != "")}, user)...))
-	ok, err := check(ctx, user, scope, name)
-	if err == nil {
-		span.SetAttributes(AttrAllowed.Bool(ok))
+	return func(next cache.Miss) cache.Miss {
+		return func(ctx context.Context, q cache.Query) (bool, error) {
+			ctx, span := t.tracer.Start(ctx, "rolegate.check.cold", trace.WithAttributes(
+				t.user([]attribute.KeyValue{AttrClient.String(client), AttrCheck.String(q.Kind.String()), AttrScoped.Bool(q.Scope != "")}, q.User)...))
+			ok, err := next(ctx, q)
+			if err == nil {
+				span.SetAttributes(AttrAllowed.Bool(ok))
+			}
+			t.end(span, err)
+			return ok, err
+		}
 	}
-	t.end(span, err)
-	return ok, err
 }
 
 // StartWrite starts a write's span; the returned end takes the write's

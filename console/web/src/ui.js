@@ -233,7 +233,9 @@ export function Bounds({ x }) {
 export function pathText(g) {
   const where = g.scope ? 'in scope “' + g.scope + '”' : 'globally';
   const chain = g.chain.length > 1 ? ', which inherits along ' + g.chain.join(' → ') : '';
-  return 'member of ' + g.membership + ' ' + where + chain + '; granted to ' + g.granted_by;
+  const mb = g.membership_bounds ? ' (' + boundsText(g.membership_bounds) + ')' : '';
+  const gb = g.grant_bounds ? ' (' + boundsText(g.grant_bounds) + ')' : '';
+  return 'member of ' + g.membership + ' ' + where + mb + chain + '; granted to ' + g.granted_by + gb;
 }
 
 // Search is a box that narrows a list to the names starting with what is
