@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
+	"math/rand/v2"
 
 	"github.com/rolegate/rolegate/storage"
 )
@@ -63,9 +65,15 @@ func (c *Client) batchStream(ctx context.Context, ops operationStream) (map[stri
 	}
 	counts := map[string]int{}
 	audited := 0
-	wr, err := c.write(ctx, change{action: "batch", resource: "batch", many: true}, func(ctx context.Context, w writer) (bool, error) {
+	// The feed's entries are recorded chunk by chunk, before the revision
+	// they belong to is made (last, see Client.write), under a placeholder
+	// of this transaction's own.
+	pending := -1 - rand.Int64N(math.MaxInt64-1)
+	ch := change{action: "batch", resource: "batch", many: true, pending: pending}
+	wr, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		clear(counts)
 		audited = 0
+		recorded := 0
 		chunk := make([]Operation, 0, streamChunk)
 		known := map[string]bool{} // roles seen to exist, across chunks
 		base, unchanged, changed := 0, 0, false
@@ -82,6 +90,11 @@ func (c *Client) batchStream(ctx context.Context, ops operationStream) (map[stri
 				counts[r.Result]++
 				changed = changed || isChange(r.Result)
 			}
+			entries := c.stamped(ctx, feedOps(chunk, results))
+			if err := storage.RecordFeedPending(ctx, w.db, c.scope, pending, recorded, entries); err != nil {
+				return err
+			}
+			recorded += len(entries)
 			if !c.az.cfg.DisableAuditLogging {
 				recs, u := c.auditChanges(ctx, chunk, results, details)
 				unchanged += u

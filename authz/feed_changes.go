@@ -41,11 +41,11 @@ const (
 
 // Changes returns the client's changes after the revision of token after
 // (a token as Writes, Revision, a backup or a previous page's Next give;
-// "" reads from the start), oldest first: whole revisions until at least
-// limit changes (limit <= 0: DefaultChangesLimit; at most
-// MaxChangesLimit), so a batch's changes come in one page, which may then
-// hold more. Next is the token to pass as after for the next page (after
-// itself when there is nothing new). ErrChangesGone when changes after
+// "" reads from the start), oldest first, at most limit of them (limit <=
+// 0: DefaultChangesLimit; at most MaxChangesLimit). Next is where to read
+// after next: a revision token, or inside a revision whose changes (a
+// batch's) went on past the page, that token and the number of the last
+// change read ("r42.999"); after itself when there is nothing new. ErrChangesGone when changes after
 // after are no longer kept; ErrInvalidRevision for a malformed token or
 // one the client's store has not reached.
 func (c *Client) Changes(ctx context.Context, after string, limit int) (Changes, error) {
@@ -61,10 +61,10 @@ func (c *Client) WaitChanges(ctx context.Context, after string, limit int, wait 
 	if c.az.closed.Load() {
 		return Changes{}, ErrClosed
 	}
-	rev := int64(0)
+	rev, seq := int64(0), -1
 	if after != "" {
 		var err error
-		if rev, err = feed.Parse(after); err != nil {
+		if rev, seq, err = feed.ParseCursor(after); err != nil {
 			return Changes{}, err
 		}
 	}
@@ -76,7 +76,7 @@ func (c *Client) WaitChanges(ctx context.Context, after string, limit int, wait 
 	var page storage.FeedPage
 	err := c.az.feed.Await(ctx, c.scope.NS, wait, func(ctx context.Context) (bool, error) {
 		var err error
-		page, err = storage.ReadFeed(ctx, c.az.db, c.scope, rev, limit)
+		page, err = storage.ReadFeed(ctx, c.az.db, c.scope, rev, seq, limit)
 		switch {
 		case errors.Is(err, storage.ErrFeedGone):
 			return false, fmt.Errorf("%w: the changes after %s are no longer kept (AUTH_CHANGES_RETENTION); resync from a backup, which records the revision it was taken at, and follow from there",
@@ -92,7 +92,7 @@ func (c *Client) WaitChanges(ctx context.Context, after string, limit int, wait 
 	if err != nil {
 		return Changes{}, err
 	}
-	out := Changes{Changes: make([]Change, len(page.Entries)), Next: feed.Format(page.Next)}
+	out := Changes{Changes: make([]Change, len(page.Entries)), Next: feed.FormatCursor(page.Next, page.NextSeq)}
 	for i, e := range page.Entries {
 		out.Changes[i] = changeOf(e)
 	}

@@ -186,7 +186,7 @@ func TestChangeFeedPagingAndIsolation(t *testing.T) {
 		if _, err := c.Batch(ctx, ops); err != nil {
 			t.Fatal(err)
 		}
-		var got []string
+		var got, nexts []string
 		after, pages := "r1", 0 // after the role
 		for {
 			p := getChanges(t, e, key, "limit=7&after="+after)
@@ -196,18 +196,23 @@ func TestChangeFeedPagingAndIsolation(t *testing.T) {
 				}
 				break
 			}
+			if len(p.Changes) > 7 {
+				t.Fatalf("a page of %d changes past limit=7", len(p.Changes))
+			}
 			pages++
 			for _, ch := range p.Changes {
 				got = append(got, ch["user"].(string))
 			}
 			after = p.Next
+			nexts = append(nexts, p.Next)
 		}
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Fatalf("read %v, want %v", got, want)
 		}
-		// 20 singles in pages of 7 (7, 7, then 6 and the whole batch).
-		if pages != 3 {
-			t.Fatalf("%d pages, want 3 (the batch kept whole)", pages)
+		// 20 singles and a batch of 9 in pages of 7: 7, 7, 7 (6 singles and
+		// the batch's first), 7, 1; the third page ends inside the batch.
+		if pages != 5 || !strings.Contains(nexts[2], ".0") || strings.Contains(nexts[4], ".") {
+			t.Fatalf("%d pages, nexts %v; want 5, the third inside the batch (.0)", pages, nexts)
 		}
 		// The other client's feed holds its own changes only.
 		all, err := o.Changes(ctx, "", MaxChangesLimit)
@@ -235,7 +240,7 @@ func TestChangeFeedBadQuery(t *testing.T) {
 		if _, err := mustClient(t, az, key).AddRole(context.Background(), "r", ""); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []string{"after=7", "after=r-1", "after=r01", "after=", "after=r99", "limit=0", "limit=1001", "limit=x",
+		for _, q := range []string{"after=7", "after=r-1", "after=r01", "after=r1.01", "after=r1.", "after=r1.x", "after=r1.2.3", "after=", "after=r99", "limit=0", "limit=1001", "limit=x",
 			"wait=51s", "wait=-1s", "wait=soon", "wait=1s&wait=2s", "since=r0"} {
 			w := performRequest(e, http.MethodGet, "/api/changes?"+q, key, nil)
 			if w.Code != http.StatusBadRequest {
@@ -488,6 +493,52 @@ func TestChangeFeedAfterEncryptionTurnedOn(t *testing.T) {
 		var n int
 		if err := enc.db.NewRaw("SELECT count(*) FROM rolegate_change_ops WHERE user_name LIKE '%secret%' OR permission LIKE '%secret%' OR actor LIKE '%secret%'").Scan(ctx, &n); err != nil || n != 0 {
 			t.Fatalf("%d feed rows hold a plaintext name (%v)", n, err)
+		}
+	})
+}
+
+// A streamed batch (POST /api/batch/stream), recorded chunk by chunk
+// before its revision is made, is in the feed whole, in order, under the
+// revision its answer names; a stream that fails leaves nothing in the
+// feed.
+func TestChangeFeedStreamedBatch(t *testing.T) {
+	forEachRESTStore(t, func(t *testing.T, target storagetest.Target, az *Authz, _ *logBuffer) {
+		e := newTestRouter(t, az, "")
+		key := newKey()
+		const roles = 2000 // 6,000 operations: two chunks
+		w := performRequest(e, "POST", "/api/batch/stream", key, strings.NewReader(streamBody(roles)))
+		checkEnvelope(t, w, http.StatusCreated)
+		rev := w.Header().Get("Rolegate-Revision")
+		bad := streamBody(10) + `{"op":"add_permission","role":"nobody","permission":"p"}` + "\n"
+		checkEnvelope(t, performRequest(e, "POST", "/api/batch/stream", key, strings.NewReader(bad)), http.StatusNotFound)
+		var all []Change
+		next := "r0"
+		for {
+			p, err := mustClient(t, az, key).Changes(context.Background(), next, MaxChangesLimit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Changes) > MaxChangesLimit {
+				t.Fatalf("a page of %d changes", len(p.Changes))
+			}
+			next = p.Next
+			if len(p.Changes) == 0 {
+				break
+			}
+			all = append(all, p.Changes...)
+		}
+		if len(all) != 3*roles || next != rev {
+			t.Fatalf("%d changes, next %s; want %d, %s", len(all), next, 3*roles, rev)
+		}
+		for i, ch := range all {
+			want := fmt.Sprintf("r%d", i/3)
+			if ch.Revision != rev || ch.Role != want || ch.Op != []string{"add_role", "add_permission", "add_membership"}[i%3] {
+				t.Fatalf("change %d: %+v, want %s of %s at %s", i, ch, []string{"add_role", "add_permission", "add_membership"}[i%3], want, rev)
+			}
+		}
+		var stray int
+		if err := az.db.NewRaw("SELECT count(*) FROM rolegate_change_ops WHERE revision < 0").Scan(context.Background(), &stray); err != nil || stray != 0 {
+			t.Fatalf("%d entries left under a placeholder (%v)", stray, err)
 		}
 	})
 }

@@ -45,6 +45,10 @@ type change struct {
 	// operations for the change feed (GET /api/changes); the write stamps
 	// them with its actor, reason and time.
 	entries func() []storage.FeedEntry
+	// pending, when not 0, is the placeholder revision under which the
+	// write's own work recorded its feed entries (a streamed batch, see
+	// storage.RecordFeedPending): they move to the revision it makes.
+	pending int64
 }
 
 // entry is a change's entries when it is one operation.
@@ -175,6 +179,11 @@ func (c *Client) transact(ctx context.Context, ch change, fn func(context.Contex
 			return err
 		}
 		w.first = w.rev
+		if ch.pending != 0 {
+			if err := storage.SettleFeed(ctx, tx, c.scope, ch.pending, w.rev); err != nil {
+				return err
+			}
+		}
 		if ch.renamed != "" {
 			// A second revision, so that other replicas drop both names.
 			renamed := storage.Change{User: ch.renamed, Writer: c.az.feed.Writer()}

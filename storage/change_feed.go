@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"strings"
 	"time"
 
@@ -140,6 +141,33 @@ func recordFeed(ctx context.Context, db bun.IDB, s Scope, rev int64, entries []F
 	return nil
 }
 
+// RecordFeedPending stores entries of a write whose revision is not made
+// yet (a streamed batch records them chunk by chunk, before its revision
+// bump, which comes last), under pending, a negative placeholder the
+// caller chose for its transaction, numbered from seq. SettleFeed moves
+// them to the revision in the same transaction; no reader ever reads a
+// negative revision.
+func RecordFeedPending(ctx context.Context, db bun.IDB, s Scope, pending int64, seq int, entries []FeedEntry) error {
+	for start := 0; start < len(entries); start += feedInsertRows {
+		part := entries[start:min(start+feedInsertRows, len(entries))]
+		rows := make([]feedRow, len(part))
+		for i, e := range part {
+			rows[i] = s.feedRow(pending, seq+start+i, e)
+		}
+		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+			return Classify(err)
+		}
+	}
+	return nil
+}
+
+// SettleFeed moves the entries recorded under pending (RecordFeedPending)
+// to revision rev, once the write has made it.
+func SettleFeed(ctx context.Context, db bun.IDB, s Scope, pending, rev int64) error {
+	_, err := db.NewRaw("UPDATE rolegate_change_ops SET revision = ? WHERE ns = ? AND revision = ?", rev, s.NS, pending).Exec(ctx)
+	return Classify(err)
+}
+
 // feedRow is entry seq of revision rev as stored.
 func (s Scope) feedRow(rev int64, seq int, e FeedEntry) feedRow {
 	b := e.Bounds.Normalized()
@@ -194,19 +222,22 @@ var ErrFeedGone = errors.New("changes after that revision are no longer kept")
 // FeedPage is a page of the change feed.
 type FeedPage struct {
 	Entries []FeedEntry
-	// Next is the revision to read after next: the last revision of the
-	// page, or the one asked after when the page is empty.
-	Next int64
+	// Next is where to read after next: after revision Next, and when
+	// NextSeq is not -1, after its entry NextSeq (the page ended inside
+	// the revision). An empty page's is where it was asked to read after.
+	Next    int64
+	NextSeq int
 	// Current is the namespace's revision when the page was read.
 	Current int64
 }
 
-// ReadFeed reads the namespace's entries after revision after, oldest
-// first: whole revisions, until at least limit entries (a revision's
-// entries are never split across pages, so a batch's may take a page past
-// limit). ErrFeedGone when revisions after after were pruned.
-func ReadFeed(ctx context.Context, db bun.IDB, s Scope, after int64, limit int) (FeedPage, error) {
-	page := FeedPage{Next: after}
+// ReadFeed reads the namespace's entries after revision after (and, when
+// afterSeq is not -1, after that revision's entry afterSeq), oldest first,
+// at most limit of them: a revision with more entries (a batch) is read
+// over several pages. ErrFeedGone when entries after that point were
+// pruned.
+func ReadFeed(ctx context.Context, db bun.IDB, s Scope, after int64, afterSeq, limit int) (FeedPage, error) {
+	page := FeedPage{Next: after, NextSeq: afterSeq}
 	var head struct {
 		Revision int64 `bun:"revision"`
 		Floor    int64 `bun:"changes_floor"`
@@ -219,33 +250,38 @@ func ReadFeed(ctx context.Context, db bun.IDB, s Scope, after int64, limit int) 
 		return page, Classify(err)
 	}
 	page.Current = head.Revision
-	if after < head.Floor {
+	gone := func(floor int64) bool {
+		// Inside a revision, the reader has not finished it: gone when it
+		// was pruned (whole) too.
+		return after < floor || afterSeq >= 0 && after == floor && floor > 0
+	}
+	if gone(head.Floor) {
 		return page, ErrFeedGone
 	}
-	if after >= head.Revision {
+	if after > head.Revision || after == head.Revision && afterSeq < 0 {
 		return page, nil
 	}
-	// The last revision of the page: that of the limit-th entry after
-	// after (or of the last entry, when fewer), and never past the
-	// revision read above. A write may commit meanwhile; the revision row
-	// commits with its entries and in revision order, so every entry up
-	// to the revision read is there, and none after it is read (the next
-	// page would miss or repeat it).
-	var upto sql.NullInt64
-	if err := db.NewRaw(`SELECT MAX(revision) FROM (SELECT revision FROM rolegate_change_ops
-		WHERE ns = ? AND revision > ? AND revision <= ? ORDER BY revision, seq LIMIT ?) p`, s.NS, after, head.Revision, limit).Scan(ctx, &upto); err != nil {
-		return page, Classify(err)
-	}
-	if !upto.Valid {
-		// Revisions with no entry (the second revision of a rename):
-		// nothing to read up to the current one.
-		page.Next = head.Revision
-		return page, nil
+	// Never past the revision read above: a write may commit meanwhile;
+	// the revision row commits with its entries and in revision order, so
+	// every entry up to the revision read is there, and none after it is
+	// read (the next page would miss or repeat it). One entry more than
+	// the page says whether it ended inside a revision.
+	seq := afterSeq
+	if seq < 0 {
+		seq = math.MaxInt32 // after the whole revision
 	}
 	var rows []feedRow
-	if err := db.NewSelect().Model(&rows).Where("ns = ? AND revision > ? AND revision <= ?", s.NS, after, upto.Int64).
-		Order("revision", "seq").Scan(ctx); err != nil {
+	if err := db.NewRaw(`SELECT ns, revision, seq, op, role, permission, user_name, scope, parent, description, new_user,
+			merge, starts_at, expires_at, actor, reason, at FROM rolegate_change_ops
+		WHERE ns = ? AND revision <= ? AND (revision > ? OR revision = ? AND seq > ?)
+		ORDER BY revision, seq LIMIT ?`, s.NS, head.Revision, after, after, seq, limit+1).Scan(ctx, &rows); err != nil {
 		return page, Classify(err)
+	}
+	more := len(rows) > limit
+	var following int64 // the revision of the first entry not in the page
+	if more {
+		following = rows[limit].Revision
+		rows = rows[:limit]
 	}
 	page.Entries = make([]FeedEntry, len(rows))
 	for i, r := range rows {
@@ -273,21 +309,28 @@ func ReadFeed(ctx context.Context, db bun.IDB, s Scope, after int64, limit int) 
 		}
 		page.Entries[i] = e
 	}
-	// A prune that ran meanwhile may have taken entries after after
-	// before they were read: the floor, read again, says so.
-	var floor int64
-	if err := db.NewRaw("SELECT changes_floor FROM rolegate_revisions WHERE ns = ?", s.NS).Scan(ctx, &floor); err != nil {
-		return page, Classify(err)
+	// A prune that ran meanwhile may have taken entries after the point
+	// asked for before they were read: the floor, read again, says so.
+	if len(rows) > 0 {
+		var floor int64
+		if err := db.NewRaw("SELECT changes_floor FROM rolegate_revisions WHERE ns = ?", s.NS).Scan(ctx, &floor); err != nil {
+			return page, Classify(err)
+		}
+		if gone(floor) {
+			return FeedPage{Next: after, NextSeq: afterSeq, Current: head.Revision}, ErrFeedGone
+		}
 	}
-	if after < floor {
-		return FeedPage{Next: after, Current: head.Revision}, ErrFeedGone
-	}
-	page.Next = upto.Int64
-	if len(rows) < limit {
-		// The page holds every entry up to the revision read: revisions
-		// after the last entry that have none (a rename's second) are
-		// read past too.
-		page.Next = head.Revision
+	switch {
+	case !more:
+		// Every entry up to the revision read: revisions after the last
+		// entry that have none (a rename's second) are read past too.
+		page.Next, page.NextSeq = head.Revision, -1
+	case rows[len(rows)-1].Revision == following:
+		// The page ends inside a revision.
+		last := rows[len(rows)-1]
+		page.Next, page.NextSeq = last.Revision, last.Seq
+	default:
+		page.Next, page.NextSeq = rows[len(rows)-1].Revision, -1
 	}
 	return page, nil
 }

@@ -46,12 +46,28 @@ func TestFeedPruneAndFloor(t *testing.T) {
 		write(a, time.Now(), 1)   // r3
 		write(a, time.Now(), 600) // r4: a batch past feedInsertRows
 		write(b, old, 1)          // b's r1
-		p, err := storage.ReadFeed(ctx, db, a, 0, 2)
-		if err != nil || len(p.Entries) != 4 || p.Next != 2 {
-			t.Fatalf("a page of 2 = %d entries, next %d (%v); want the whole batch: 4, next 2", len(p.Entries), p.Next, err)
+		// A page ends inside a batch: next names the last entry read.
+		p, err := storage.ReadFeed(ctx, db, a, 0, -1, 2)
+		if err != nil || len(p.Entries) != 2 || p.Next != 2 || p.NextSeq != 0 {
+			t.Fatalf("a page of 2 = %d entries, next %d.%d (%v); want 2, next 2.0", len(p.Entries), p.Next, p.NextSeq, err)
 		}
-		if p, err = storage.ReadFeed(ctx, db, a, 3, 10); err != nil || len(p.Entries) != 600 || p.Entries[599].Role != "r599" || p.Next != 4 {
-			t.Fatalf("the batch of 600: %d entries, next %d (%v)", len(p.Entries), p.Next, err)
+		if p, err = storage.ReadFeed(ctx, db, a, 2, 0, 2); err != nil || len(p.Entries) != 2 || p.Entries[1].Role != "r2" || p.Next != 2 || p.NextSeq != -1 {
+			t.Fatalf("the rest of the batch: %d entries, next %d.%d (%v); want 2, next 2", len(p.Entries), p.Next, p.NextSeq, err)
+		}
+		var read []storage.FeedEntry
+		for after, seq := int64(3), -1; ; {
+			p, err := storage.ReadFeed(ctx, db, a, after, seq, 250)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Entries) == 0 {
+				break
+			}
+			read = append(read, p.Entries...)
+			after, seq = p.Next, p.NextSeq
+		}
+		if len(read) != 600 || read[599].Role != "r599" || read[250].Role != "r250" {
+			t.Fatalf("the batch of 600 in pages of 250: %d entries", len(read))
 		}
 		for {
 			n, err := storage.PruneFeed(ctx, db, time.Now().Add(-time.Minute), 2)
@@ -62,13 +78,13 @@ func TestFeedPruneAndFloor(t *testing.T) {
 				break
 			}
 		}
-		if _, err := storage.ReadFeed(ctx, db, a, 1, 10); !errors.Is(err, storage.ErrFeedGone) {
+		if _, err := storage.ReadFeed(ctx, db, a, 1, -1, 10); !errors.Is(err, storage.ErrFeedGone) {
 			t.Fatalf("after r1, past the retention: %v, want ErrFeedGone", err)
 		}
-		if p, err := storage.ReadFeed(ctx, db, a, 2, 10); err != nil || len(p.Entries) != 601 {
+		if p, err := storage.ReadFeed(ctx, db, a, 2, -1, 1000); err != nil || len(p.Entries) != 601 {
 			t.Fatalf("after r2: %d entries (%v), want 601", len(p.Entries), err)
 		}
-		if _, err := storage.ReadFeed(ctx, db, b, 0, 10); !errors.Is(err, storage.ErrFeedGone) {
+		if _, err := storage.ReadFeed(ctx, db, b, 0, -1, 10); !errors.Is(err, storage.ErrFeedGone) {
 			t.Fatalf("b after r0: %v, want ErrFeedGone", err)
 		}
 		// Past 100 entries a namespace: the 501 oldest go, and with them the
@@ -82,14 +98,14 @@ func TestFeedPruneAndFloor(t *testing.T) {
 				break
 			}
 		}
-		if _, err := storage.ReadFeed(ctx, db, a, 2, 10); !errors.Is(err, storage.ErrFeedGone) {
+		if _, err := storage.ReadFeed(ctx, db, a, 2, -1, 1000); !errors.Is(err, storage.ErrFeedGone) {
 			t.Fatalf("after r2, past the count: %v, want ErrFeedGone", err)
 		}
 		var left int
 		if err := db.NewRaw("SELECT count(*) FROM rolegate_change_ops WHERE ns = ?", a.NS).Scan(ctx, &left); err != nil || left != 0 {
 			t.Fatalf("%d entries left (%v): the 600 of r4 are past 100 too, and go whole", left, err)
 		}
-		if p, err := storage.ReadFeed(ctx, db, a, 4, 10); err != nil || len(p.Entries) != 0 || p.Next != 4 {
+		if p, err := storage.ReadFeed(ctx, db, a, 4, -1, 10); err != nil || len(p.Entries) != 0 || p.Next != 4 {
 			t.Fatalf("after r4: %+v (%v)", p, err)
 		}
 	})

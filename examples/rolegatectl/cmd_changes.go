@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -53,9 +54,10 @@ resync from a backup, then follow from the backup's revision.
 
 --out FILE appends the lines to FILE instead, each page in one write,
 synced before the next is read; started again with the same FILE (and no
---after), it resumes after the revision of FILE's last line, having dropped
-a line cut short, so a follower killed at any moment and restarted loses no
-change and repeats none.`,
+--after), it drops a line cut short and resumes after the changes of
+FILE's last revision that it holds, so a follower killed at any moment and
+restarted loses no change and repeats none. Start a new FILE at a
+revision (--after r42), not inside one.`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a, err := g.client()
@@ -169,7 +171,11 @@ func openChangesOut(name string) (*os.File, string, error) {
 	if err != nil {
 		return nil, "", usageErr("--out: %v", err)
 	}
-	var last []byte
+	// The last revision in the file, and how many of its changes it
+	// holds: a revision's changes come in order from its first, so the
+	// next to read is the one after them ("r42.2" after three of r42).
+	var lastRev string
+	held := 0
 	var good int64
 	r := bufio.NewReaderSize(f, 64<<10)
 	for {
@@ -182,7 +188,17 @@ func openChangesOut(name string) (*os.File, string, error) {
 			return nil, "", usageErr("--out: %v", err)
 		}
 		good += int64(len(line))
-		last = line
+		var ch struct {
+			Revision string `json:"revision"`
+		}
+		if err := json.Unmarshal(line, &ch); err != nil || ch.Revision == "" {
+			f.Close()
+			return nil, "", usageErr("--out %s: line %q is not a change of rolegatectl changes", name, strings.TrimSpace(string(line)))
+		}
+		if ch.Revision != lastRev {
+			lastRev, held = ch.Revision, 0
+		}
+		held++
 	}
 	if err := f.Truncate(good); err != nil {
 		f.Close()
@@ -192,15 +208,8 @@ func openChangesOut(name string) (*os.File, string, error) {
 		f.Close()
 		return nil, "", usageErr("--out: %v", err)
 	}
-	if last == nil {
+	if lastRev == "" {
 		return f, "", nil
 	}
-	var ch struct {
-		Revision string `json:"revision"`
-	}
-	if err := json.Unmarshal(last, &ch); err != nil || ch.Revision == "" {
-		f.Close()
-		return nil, "", usageErr("--out %s: its last line is not a change of rolegatectl changes", name)
-	}
-	return f, ch.Revision, nil
+	return f, lastRev + "." + strconv.Itoa(held-1), nil
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // ErrInvalid: a revision token is malformed, or names a revision the
@@ -44,4 +45,28 @@ func Parse(token string) (int64, error) {
 		return 0, fmt.Errorf("%w: the number is out of range", ErrInvalid)
 	}
 	return rev, nil
+}
+
+// FormatCursor is a position in the public change feed: after revision
+// rev, and when seq is not -1 after that revision's entry seq ("r42.999":
+// a page that ended inside a revision). Callers treat it as opaque.
+func FormatCursor(rev int64, seq int) string {
+	if seq < 0 {
+		return Format(rev)
+	}
+	return Format(rev) + "." + strconv.Itoa(seq)
+}
+
+// ParseCursor reads a cursor made by FormatCursor (or a token made by
+// Format: seq -1).
+func ParseCursor(cursor string) (rev int64, seq int, err error) {
+	token, entry, inside := strings.Cut(cursor, ".")
+	if rev, err = Parse(token); err != nil || !inside {
+		return rev, -1, err
+	}
+	n, err := strconv.ParseUint(entry, 10, 31)
+	if err != nil || len(entry) > 1 && entry[0] == '0' {
+		return 0, 0, fmt.Errorf("%w: expected r followed by a number, and optionally a dot and the number of an entry, as a page's next gives", ErrInvalid)
+	}
+	return rev, int(n), nil
 }

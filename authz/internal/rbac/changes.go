@@ -49,7 +49,8 @@ type Change struct {
 }
 
 // Changes is a page of the change feed: changes oldest first, and Next,
-// the revision token to read after next.
+// where to read after next (a revision token, or "r42.999" when the page
+// ended inside revision r42, after its change 999).
 type Changes struct {
 	Changes []Change `json:"changes"`
 	Next    string   `json:"next"`
