@@ -20,7 +20,8 @@ func wideScope(i int) string { return fmt.Sprintf("s%05d-%s", i, strings.Repeat(
 // each reload after a change about as long. A cold check (the cache
 // emptied), a check after a grant to the role and one after a membership
 // of the user each take under 200 ms (the median of 5 of each kind), and
-// answer right. On both databases.
+// answer right (under the race detector the times are only logged). On
+// both databases.
 func TestWideScopesLoadFast(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
@@ -74,7 +75,7 @@ func TestWideScopesLoadFast(t *testing.T) {
 			what string
 			took time.Duration
 		}{{"a cold check", colds[2]}, {"a check after a grant", grants[2]}, {"a check after a membership", members[2]}} {
-			if f.took >= 200*time.Millisecond {
+			if f.took >= 200*time.Millisecond && !raceDetector {
 				t.Errorf("%s: %s took %v, want under 200 ms", target.Name, f.what, f.took)
 			}
 		}

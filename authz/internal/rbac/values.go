@@ -160,7 +160,8 @@ type AuditRecord struct {
 }
 
 // RoleRemoved is what a role's deletion removed with it: the detail of its
-// audit record. The memberships themselves are in the change feed.
+// audit record. The memberships are counted, not named: the change
+// feed's del_role stands for them too.
 type RoleRemoved struct {
 	Grants            int64 `json:"grants"`
 	Memberships       int64 `json:"memberships"`
