@@ -186,7 +186,14 @@ func readSnapshot(ctx context.Context, a *api, warn io.Writer) (authz.Policy, st
 		if err != nil {
 			return authz.Policy{}, "", err
 		}
+		// The lists read at least that revision: a replica reading from
+		// a standby behind it answers from the primary instead.
+		saved := a.atLeast
+		if before != "" {
+			a.atLeast = before
+		}
 		p, err := readState(ctx, a, stateOptions{memberships: true})
+		a.atLeast = saved
 		if err != nil {
 			return authz.Policy{}, "", err
 		}
