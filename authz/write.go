@@ -3,6 +3,8 @@ package authz
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -138,7 +140,36 @@ func (c *Client) admit(ctx context.Context, ch change) error {
 // that changed nothing, the audit record, then the change log entry and
 // revision bump and the quotas. Nothing of it is stored unless all of it
 // is.
+//
+// PostgreSQL may roll a write back as a deadlock with another (concurrent
+// batches and renames lock rows in different orders): nothing of it was
+// stored, so it runs again, up to maxWriteAttempts times, after a short
+// random pause, rather than answering an error for a write that would
+// succeed.
 func (c *Client) transact(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (w written, err error) {
+	for attempt := 1; ; attempt++ {
+		w, err = c.transactOnce(ctx, ch, fn)
+		if err == nil || !storage.IsRetryable(err) {
+			return w, err
+		}
+		if attempt == maxWriteAttempts {
+			// Still meeting other writes: the store is busy (503), not
+			// broken (500), and a retry later may succeed.
+			return w, fmt.Errorf("%w: the write met concurrent writes %d times; try again: %v", ErrUnavailable, attempt, err)
+		}
+		select {
+		case <-ctx.Done():
+			return w, err
+		case <-time.After(time.Duration(1+rand.IntN(10*attempt)) * time.Millisecond):
+		}
+	}
+}
+
+// maxWriteAttempts is how many times a write PostgreSQL rolled back as a
+// deadlock or serialization failure is tried in all.
+const maxWriteAttempts = 4
+
+func (c *Client) transactOnce(ctx context.Context, ch change, fn func(context.Context, writer) (bool, error)) (w written, err error) {
 	var bounds storage.Bounds
 	err = c.az.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error

@@ -89,6 +89,18 @@ func isUnavailable(err error) bool {
 		strings.Contains(msg, "sql: database is closed")
 }
 
+// IsRetryable reports a transaction PostgreSQL rolled back so that
+// another could go on: a deadlock (40P01) or a serialization failure
+// (40001). Nothing of it was stored; running it again is safe.
+func IsRetryable(err error) bool {
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		code := pgErr.Field('C')
+		return code == "40P01" || code == "40001"
+	}
+	return false
+}
+
 // isUniqueViolation reports a unique or primary-key conflict.
 func isUniqueViolation(err error) bool {
 	var pgErr pgdriver.Error
