@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 )
 
 // RenameUser gives every membership of user, global and scoped, to
@@ -48,6 +49,19 @@ const renameTries = 5
 // renameUser is one attempt of RenameUser.
 func renameUser(ctx context.Context, db bun.IDB, s Scope, user, newName string, merge bool) (moved int, err error) {
 	old, next := bun.List(s.userForms(user)), bun.List(s.userForms(newName))
+	if db.Dialect().Name() == dialect.PG {
+		// The namespace's revision row, which every write takes last
+		// before it commits, is taken first here: a write that adds a
+		// membership of newName and commits after the check below then
+		// gets a later revision than the rename. Without it, such a write
+		// could commit before the rename with the rename's check not
+		// seeing it, and the change feed would replay a rename into a name
+		// that holds memberships, which the rename itself refuses.
+		// (SQLite runs one writer at a time.)
+		if _, err := db.NewRaw("SELECT 1 FROM rolegate_revisions WHERE ns = ? FOR UPDATE", s.NS).Exec(ctx); err != nil {
+			return 0, Classify(err)
+		}
+	}
 	if !merge {
 		taken, err := exists(ctx, db, `SELECT 1 WHERE EXISTS (SELECT 1 FROM rolegate_memberships WHERE ns = ? AND user_name IN (?))
 			OR EXISTS (SELECT 1 FROM rolegate_scoped_memberships WHERE ns = ? AND user_name IN (?))`, s.NS, next, s.NS, next)
