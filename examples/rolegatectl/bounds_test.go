@@ -55,6 +55,12 @@ func TestCtlTimeBounds(t *testing.T) {
 		if r := must(t, 0, s.url, k, "role", "members", "editor"); !strings.Contains(r.stdout, "EXPIRES_AT") || !strings.Contains(r.stdout, "false") {
 			t.Errorf("members table:\n%s", r.stdout)
 		}
+		// who-can says until when: alice's membership ends in 2 h, carol's
+		// path in 72 h (the grant's end).
+		if r := must(t, 0, s.url, k, "who-can", "deploy"); !strings.Contains(r.stdout, "UNTIL") || !strings.Contains(r.stdout, "alice") ||
+			!strings.Contains(r.stdout, "carol") || strings.Contains(r.stdout, "bob") {
+			t.Errorf("who-can table:\n%s", r.stdout)
+		}
 		must(t, 0, s.url, k, "check", "alice", "deploy")
 		must(t, 1, s.url, k, "check", "bob", "edit") // from the day after tomorrow
 

@@ -48,6 +48,13 @@ func (g *globals) showList(w io.Writer, rows []map[string]any, fields ...string)
 			break
 		}
 	}
+	// who-can's users whose holding ends: when it does.
+	for _, r := range rows {
+		if r["until"] != nil {
+			fields = append(slices.Clip(fields), "until")
+			break
+		}
+	}
 	header := make([]string, len(fields))
 	for i, f := range fields {
 		header[i] = strings.ToUpper(f)
