@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,9 +40,9 @@ func wideScopesOps(n int) []string {
 // role; 10 of each) answer in under 200 ms over loopback; and while the 5
 // keys each change the user's memberships and check it from 4 loops (a
 // process of their own, as in TestOpenModeAttackManyKeys), another
-// client's 200 GET /api/role/r keep a p99 under 600 ms, logged against
-// the 50 ms goal (at most 3 rounds, each with the other client's reads
-// alone first).
+// client's 200 GET /api/role/r keep a p99 under 50 ms (at most 3 rounds,
+// each with the other client's reads alone first; see below for a machine
+// loaded past its cores).
 func TestOpenModeAttackWideScopes(t *testing.T) {
 	needAttacks(t)
 	bin, _ := hostappBinary(t)
@@ -96,6 +99,9 @@ func TestOpenModeAttackWideScopes(t *testing.T) {
 
 		spec := attackerSpec{Base: app.base, Keys: keys, Queries: []string{check},
 			Writes: []string{"POST /api/membership/wide/member?scope=extra", "DELETE /api/membership/wide/member?scope=extra"}}
+		// The machine's load before the attack (its own processes would
+		// count in a later reading).
+		load := loadAverage()
 		best := time.Duration(1<<63 - 1)
 		for round := 1; round <= 3 && best >= 50*time.Millisecond; round++ {
 			alone := victimReads(t, app, victim)
@@ -114,17 +120,36 @@ func TestOpenModeAttackWideScopes(t *testing.T) {
 			}
 			best = min(best, percentile(times, 99))
 		}
-		// The goal is 50 ms, and it is not reached: every reload of a wide
-		// user reads its 9,000 rows, and the other client's read waits for
-		// the reload that holds the read slot (105 to 481 ms measured at a
-		// load of 7 to 14 on 2 cores). Until a membership change patches the
-		// cached entry instead, this asserts what holds: under the 629 ms
-		// the attack took before the wide-scope loader.
-		if best >= 50*time.Millisecond {
-			t.Logf("%s: the other client's p99 %v at best in 3 rounds: above the 50 ms goal", target.Name, best)
+		// The bound is 50 ms on a machine that was not loaded past its
+		// cores when the attack began (34.5 to 34.7 ms measured at a load
+		// of about 2 on 2 cores).
+		// Every reload of a wide user reads its 9,000 rows, and the other
+		// client's read may wait for the reload that holds the read slot:
+		// on a machine loaded past its cores the app gets a fraction of a
+		// core, and that wait grows with it (105 to 481 ms measured at a
+		// load of 7 to 14), so there the bound is the 629 ms the attack
+		// took before the wide-scope loader.
+		limit := 50 * time.Millisecond
+		if load > float64(runtime.NumCPU()) {
+			limit = 600 * time.Millisecond
+			t.Logf("%s: load average %.1f on %d cores: the other client's p99 bound is %v, not 50 ms", target.Name, load, runtime.NumCPU(), limit)
 		}
-		if best >= 600*time.Millisecond {
-			t.Errorf("%s: the other client's p99 %v at best in 3 rounds, want under 600 ms", target.Name, best)
+		if best >= limit {
+			t.Errorf("%s: the other client's p99 %v at best in 3 rounds, want under %v (load average %.1f)", target.Name, best, limit, load)
 		}
 	})
+}
+
+// loadAverage is the first field of /proc/loadavg (0 where there is none).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
