@@ -59,38 +59,49 @@ func (a *API) batchHandlers() []gin.HandlerFunc {
 	return []gin.HandlerFunc{a.authenticate(rt), middleware.BodyLimit(MaxBatchBodyBytes), a.batch}
 }
 
-func (a *API) batch(c *gin.Context) {
-	rt := batchRoute
+// admitBatch is what a batch and a streamed batch do before their body is
+// read: the caller, a person's permission (a batch is rolegate.admin's
+// alone), the query, the change reason, and the open mode's batch gate,
+// which the caller releases. ok is false when the request was answered.
+func (a *API) admitBatch(c *gin.Context, rt route) (call *request, gate BatchGate, ok bool) {
 	ctx := a.host.RequestContext(c)
 	cl, user, err := a.caller(c)
 	if err != nil {
 		a.fail(c, ctx, rt, nil, refuse(err))
-		return
+		return nil, nil, false
 	}
-	call := &request{c: c, ctx: ctx, cl: cl}
+	call = &request{c: c, ctx: ctx, cl: cl}
 	if user != "" {
-		// Before the body is read: a batch is rolegate.admin's alone.
 		if _, err := allowPerson(ctx, cl, rt, user); err != nil {
 			a.fail(c, ctx, rt, call, err)
-			return
+			return nil, nil, false
 		}
 	}
 	if err := checkQuery(c, rt); err != nil {
 		a.fail(c, ctx, rt, call, refuse(err))
-		return
+		return nil, nil, false
 	}
 	if _, err := ChangeReason(c); err != nil {
 		a.fail(c, ctx, rt, call, refuse(err))
-		return
+		return nil, nil, false
 	}
-	gate, err := a.host.AdmitBatch(cl)
-	if err != nil {
+	if gate, err = a.host.AdmitBatch(cl); err != nil {
 		a.fail(c, ctx, rt, call, err)
+		return nil, nil, false
+	}
+	return call, gate, true
+}
+
+func (a *API) batch(c *gin.Context) {
+	rt := batchRoute
+	call, gate, ok := a.admitBatch(c, rt)
+	if !ok {
 		return
 	}
 	if gate != nil {
 		defer gate.Release()
 	}
+	ctx, cl := call.ctx, call.cl
 	ops, err := a.readBatch(c, gate)
 	if err == nil && gate != nil {
 		err = gate.Run() // only now: a slow body holds no slot of all clients'

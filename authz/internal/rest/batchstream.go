@@ -54,35 +54,14 @@ func (a *API) batchStreamHandlers() []gin.HandlerFunc {
 
 func (a *API) batchStream(c *gin.Context) {
 	rt := batchStreamRoute
-	ctx := a.host.RequestContext(c)
-	cl, user, err := a.caller(c)
-	if err != nil {
-		a.fail(c, ctx, rt, nil, refuse(err))
-		return
-	}
-	call := &request{c: c, ctx: ctx, cl: cl}
-	if user != "" {
-		if _, err := allowPerson(ctx, cl, rt, user); err != nil {
-			a.fail(c, ctx, rt, call, err)
-			return
-		}
-	}
-	if err := checkQuery(c, rt); err != nil {
-		a.fail(c, ctx, rt, call, refuse(err))
-		return
-	}
-	if _, err := ChangeReason(c); err != nil {
-		a.fail(c, ctx, rt, call, refuse(err))
-		return
-	}
-	gate, err := a.host.AdmitBatch(cl)
-	if err != nil {
-		a.fail(c, ctx, rt, call, err)
+	call, gate, ok := a.admitBatch(c, rt)
+	if !ok {
 		return
 	}
 	if gate != nil {
 		defer gate.Release()
 	}
+	ctx, cl := call.ctx, call.cl
 	sp, err := spoolStream(c, gate, a.maxStream)
 	if sp != nil {
 		defer sp.close()
