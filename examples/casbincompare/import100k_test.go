@@ -202,12 +202,14 @@ func TestImport100k(t *testing.T) {
 	serverCPU, cliCPU := cpu(&self1)-cpu(&self0), cpu(child)
 	t.Logf("100,000 lines: %s in %v (load average %.1f before); CPU: server %v, command %v; server heap +%d MiB at peak, command peak RSS %d MiB",
 		strings.TrimSpace(stdout.String()), took.Round(10*time.Millisecond), load, serverCPU.Round(10*time.Millisecond), cliCPU.Round(10*time.Millisecond), serverMiB, cliMiB)
-	// The import is one pipeline (read, convert, plan; then one
-	// transaction), so on an idle 2-core machine its time is about its
-	// CPU time. Machines shared with other work (load average past the
-	// cores) are held to the CPU time only, and say so.
-	if work := serverCPU + cliCPU; work > import100kTime {
-		t.Errorf("import used %v of CPU, want at most %v", work, import100kTime)
+	// The bound is on the time taken, on a machine not loaded past its
+	// cores. A machine shared with other work (load average past the
+	// cores) is held to the CPU the import could use within the bound on
+	// all cores (the server and the command run side by side, and the
+	// server's collector beside its work: 12.9 s and 2.1 s of CPU in
+	// 13.2 s measured at a load of 1.4), and says so.
+	if work, most := serverCPU+cliCPU, import100kTime*time.Duration(runtime.NumCPU()); work > most {
+		t.Errorf("import used %v of CPU, want at most %v (%v on each of %d cores)", work, most, import100kTime, runtime.NumCPU())
 	}
 	if took > import100kTime {
 		if load <= float64(runtime.NumCPU()) {
