@@ -16,6 +16,15 @@ var boundsT0 = time.Date(2030, 1, 7, 9, 0, 0, 0, time.UTC)
 // openClocked opens rolegate on target counting bounds by a fake clock,
 // with the background expiry slowed down so that nothing is written
 // unless the test writes (tests of the expiry shorten it instead).
+// forEachClockedStoreEncrypted runs fn on SQLite and PostgreSQL, names
+// plain and encrypted, each store on a fake clock at boundsT0.
+func forEachClockedStoreEncrypted(t *testing.T, fn func(t *testing.T, az *Authz, clk *clock.Fake)) {
+	eachEncryption(t, func(t *testing.T, target storagetest.Target, _ bool, encryption func(*Config)) {
+		clk := clock.NewFake(boundsT0)
+		fn(t, openClocked(t, target, clk, encryption), clk)
+	})
+}
+
 func openClocked(t *testing.T, target storagetest.Target, clk clock.Clock, mod func(*Config)) *Authz {
 	return openTarget(t, target, func(c *Config) {
 		c.clock = clk

@@ -91,6 +91,15 @@ func forEachStore(t *testing.T, fn func(t *testing.T, az *Authz)) {
 // forEachStoreEncrypted runs fn on SQLite and PostgreSQL, each with names
 // stored plain and encrypted, on a fresh store every time.
 func forEachStoreEncrypted(t *testing.T, fn func(t *testing.T, az *Authz, encrypted bool)) {
+	eachEncryption(t, func(t *testing.T, target storagetest.Target, enc bool, encryption func(*Config)) {
+		fn(t, openTarget(t, target, encryption), enc)
+	})
+}
+
+// eachEncryption runs fn on SQLite and PostgreSQL, each with names stored
+// plain and encrypted: encryption is the Config change that says which,
+// for fn to open the store with.
+func eachEncryption(t *testing.T, fn func(t *testing.T, target storagetest.Target, encrypted bool, encryption func(*Config))) {
 	for _, enc := range []bool{false, true} {
 		name := "plain"
 		if enc {
@@ -98,13 +107,12 @@ func forEachStoreEncrypted(t *testing.T, fn func(t *testing.T, az *Authz, encryp
 		}
 		t.Run(name, func(t *testing.T) {
 			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
-				az := openTarget(t, target, func(c *Config) {
+				fn(t, target, enc, func(c *Config) {
 					if enc {
 						c.EnableEncryption = true
 						c.EncryptionKey = "a test passphrase, long enough for any rule"
 					}
 				})
-				fn(t, az, enc)
 			})
 		})
 	}

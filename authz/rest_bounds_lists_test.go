@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rolegate/rolegate/authz/internal/clock"
-	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
 // The direct lists (a role's members, a role's own permissions, a user's
@@ -19,24 +18,7 @@ import (
 // unbounded row is listed by its name alone. Plain and encrypted, on both
 // stores.
 func TestRESTListsShowBounds(t *testing.T) {
-	for _, enc := range []bool{false, true} {
-		name := "plain"
-		if enc {
-			name = "encrypted"
-		}
-		t.Run(name, func(t *testing.T) {
-			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
-				clk := clock.NewFake(boundsT0)
-				az := openClocked(t, target, clk, func(c *Config) {
-					if enc {
-						c.EnableEncryption = true
-						c.EncryptionKey = "a test passphrase, long enough for any rule"
-					}
-				})
-				testRESTListsShowBounds(t, az, clk)
-			})
-		})
-	}
+	forEachClockedStoreEncrypted(t, testRESTListsShowBounds)
 }
 
 func testRESTListsShowBounds(t *testing.T, az *Authz, clk *clock.Fake) {

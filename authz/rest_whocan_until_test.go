@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rolegate/rolegate/authz/internal/clock"
-	"github.com/rolegate/rolegate/storage/storagetest"
 )
 
 // Who-can says until when each user holds the permission: a path
@@ -21,24 +20,7 @@ import (
 // encrypted, on both stores, through REST (paging and X-Total-Count
 // included) and the library.
 func TestWhoCanShowsUntil(t *testing.T) {
-	for _, enc := range []bool{false, true} {
-		name := "plain"
-		if enc {
-			name = "encrypted"
-		}
-		t.Run(name, func(t *testing.T) {
-			storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
-				clk := clock.NewFake(boundsT0)
-				az := openClocked(t, target, clk, func(c *Config) {
-					if enc {
-						c.EnableEncryption = true
-						c.EncryptionKey = "a test passphrase, long enough for any rule"
-					}
-				})
-				testWhoCanShowsUntil(t, az, clk)
-			})
-		})
-	}
+	forEachClockedStoreEncrypted(t, testWhoCanShowsUntil)
 }
 
 func testWhoCanShowsUntil(t *testing.T, az *Authz, clk *clock.Fake) {
