@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/gin-gonic/gin"
@@ -47,35 +46,7 @@ func newLoginHostApp(t *testing.T) *loginHost {
 	cfg.LoginCookie = true
 	cfg.JWTSecretKey = "0123456789abcdef0123456789abcdef-browser"
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	az, err := authz.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { az.Close() })
-	host, err := az.HostClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The login names its users provider:subject; idp:sub-boss is made
-	// an admin before she ever logs in.
-	for _, step := range []func() (bool, error){
-		func() (bool, error) { return host.AddRole(ctx, "admins", "") },
-		func() (bool, error) { return host.AddPermission(ctx, "admins", authz.PermAdmin) },
-		func() (bool, error) { return host.AddMembership(ctx, "idp:sub-boss", "admins") },
-	} {
-		if _, err := step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := gin.New()
-	r.UseRawPath = true
-	r.UnescapePathValues = true
-	r.RedirectTrailingSlash = false
-	if err := az.Mount(r.Group("/auth")); err != nil {
-		t.Fatal(err)
-	}
+	r, host := mountWithAdmin(t, cfg, "idp:sub-boss")
 	h := &loginHost{host: host, idp: idp}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

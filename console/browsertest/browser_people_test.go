@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -35,33 +34,7 @@ func newPeopleHostApp(t *testing.T) (string, *authz.Client) {
 	cfg.AdminUsers = true
 	cfg.Resolver = middleware.HeaderResolver("X-User")
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	az, err := authz.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { az.Close() })
-	host, err := az.HostClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, step := range []func() (bool, error){
-		func() (bool, error) { return host.AddRole(ctx, "admins", "") },
-		func() (bool, error) { return host.AddPermission(ctx, "admins", authz.PermAdmin) },
-		func() (bool, error) { return host.AddMembership(ctx, "boss", "admins") },
-	} {
-		if _, err := step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := gin.New()
-	r.UseRawPath = true
-	r.UnescapePathValues = true
-	r.RedirectTrailingSlash = false
-	if err := az.Mount(r.Group("/auth")); err != nil {
-		t.Fatal(err)
-	}
+	r, host := mountWithAdmin(t, cfg, "boss")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

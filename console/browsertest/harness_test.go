@@ -273,3 +273,39 @@ func axe(t *testing.T, b *browser, src, page string) {
 	}
 	t.Logf("axe, %s: %d violations, %d serious or critical", page, len(vs), serious)
 }
+
+// mountWithAdmin opens rolegate with cfg, makes admin a member of a role
+// holding rolegate.admin (before she ever signs in: the login names its
+// users provider:subject), and mounts it under /auth of a new Gin engine
+// routed as a host app would.
+func mountWithAdmin(t *testing.T, cfg authz.Config, admin string) (*gin.Engine, *authz.Client) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	az, err := authz.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { az.Close() })
+	host, err := az.HostClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []func() (bool, error){
+		func() (bool, error) { return host.AddRole(ctx, "admins", "") },
+		func() (bool, error) { return host.AddPermission(ctx, "admins", authz.PermAdmin) },
+		func() (bool, error) { return host.AddMembership(ctx, admin, "admins") },
+	} {
+		if _, err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := gin.New()
+	r.UseRawPath = true
+	r.UnescapePathValues = true
+	r.RedirectTrailingSlash = false
+	if err := az.Mount(r.Group("/auth")); err != nil {
+		t.Fatal(err)
+	}
+	return r, host
+}
