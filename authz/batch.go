@@ -101,11 +101,12 @@ func (c *Client) batch(ctx context.Context, ops []Operation) ([]OpResult, writte
 		return nil, written{}, err
 	}
 	var results []OpResult
+	var removals map[int]removal
 	ch := change{action: "batch", resource: "batch", many: true,
-		entries: func() []storage.FeedEntry { return feedOps(ops, results) }}
+		entries: func() []storage.FeedEntry { return feedOps(ops, results, removals) }}
 	wr, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		var err error
-		results, err = c.runOperations(ctx, w.db, ops)
+		results, removals, err = c.runOperations(ctx, w.db, ops)
 		return anyChanged(results), err
 	})
 	if err != nil {
@@ -234,29 +235,39 @@ func opFields(op string) string {
 	}
 }
 
-// runOperations runs checked operations in tx, auditing them (batchAudit).
-func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, error) {
-	results, details, err := c.runOps(ctx, tx, ops)
+// runOperations runs checked operations in tx, auditing them (batchAudit),
+// and returns with their results what each del_role removed (by index),
+// for the feed (feedOps).
+func (c *Client) runOperations(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, map[int]removal, error) {
+	results, removals, err := c.runOps(ctx, tx, ops)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Written together at the end, in the same transaction: a few round
 	// trips instead of one per operation.
-	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results, details)...); err != nil {
-		return nil, err
+	if err := storage.InsertAudit(ctx, tx, c.batchAudit(ctx, ops, results, removals)...); err != nil {
+		return nil, nil, err
 	}
-	return results, nil
+	return results, removals, nil
+}
+
+// removal is what a del_role of a batch removed with its role: the audit
+// record's detail (storage.RoleRemoved), and the feed entries of its
+// memberships, recorded ahead for its del_role entry to take in.
+type removal struct {
+	detail  string
+	members storage.RemovedMembers
 }
 
 // runOps runs checked operations in tx, returning with their results what
-// each del_role removed (by index), for the audit.
-func (c *Client) runOps(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, map[int]string, error) {
+// each del_role removed (by index), for the audit and the feed.
+func (c *Client) runOps(ctx context.Context, tx bun.IDB, ops []Operation) ([]OpResult, map[int]removal, error) {
 	return c.runOpsKnown(ctx, tx, ops, map[string]bool{})
 }
 
 // runOpsKnown is runOps with the roles already seen to exist in this
 // transaction (a streamed batch's earlier chunks), which it adds to.
-func (c *Client) runOpsKnown(ctx context.Context, tx bun.IDB, ops []Operation, known map[string]bool) ([]OpResult, map[int]string, error) {
+func (c *Client) runOpsKnown(ctx context.Context, tx bun.IDB, ops []Operation, known map[string]bool) ([]OpResult, map[int]removal, error) {
 	results := make([]OpResult, len(ops))
 	// Roles seen to exist in this transaction (known): grants to them and
 	// memberships in them are inserted many per statement (storage.Grants,
@@ -266,8 +277,8 @@ func (c *Client) runOpsKnown(ctx context.Context, tx bun.IDB, ops []Operation, k
 	// nothing, as one by one). A run of one kind is written before an
 	// operation of another, so the order holds.
 	bulkMembers := storage.Memberships(nil).Bulk(c.scope)
-	details := map[int]string{} // what a del_role removed, for its record
-	var pending []int           // indexes of consecutive ops of pendingOp
+	removals := map[int]removal{} // what a del_role removed, for its record and the feed
+	var pending []int             // indexes of consecutive ops of pendingOp
 	pendingOp := ""
 	flush := func() error {
 		if len(pending) == 0 {
@@ -350,8 +361,9 @@ func (c *Client) runOpsKnown(ctx context.Context, tx bun.IDB, ops []Operation, k
 		switch op.Op {
 		case "del_role":
 			var removed storage.RoleRemoved
-			if changed, removed, err = storage.DeleteRoleCounted(ctx, tx, c.scope, op.Role); changed {
-				details[i] = removed.JSON()
+			var members storage.RemovedMembers
+			if changed, removed, members, err = storage.DeleteRoleFeed(ctx, tx, c.scope, op.Role); changed {
+				removals[i] = removal{detail: removed.JSON(), members: members}
 			}
 		case "add_permission", "add_membership":
 			var p storage.Put
@@ -380,19 +392,19 @@ func (c *Client) runOpsKnown(ctx context.Context, tx bun.IDB, ops []Operation, k
 	if err := flush(); err != nil {
 		return nil, nil, err
 	}
-	return results, details, nil
+	return results, removals, nil
 }
 
 // batchAudit is the audit of a batch's operations: one record for each
 // change, and one for all the operations that changed nothing, with their
 // count ("unchanged: 50000 operations"). A batch of no-ops, which anyone
 // in open mode may send, so adds one record, not one per operation. A
-// record's detail is details[i] (what a del_role removed).
-func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpResult, details map[int]string) []storage.AuditRecord {
+// record's detail is removals[i]'s (what a del_role removed).
+func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpResult, removals map[int]removal) []storage.AuditRecord {
 	if c.az.cfg.DisableAuditLogging {
 		return nil
 	}
-	audit, unchanged := c.auditChanges(ctx, ops, results, details)
+	audit, unchanged := c.auditChanges(ctx, ops, results, removals)
 	if unchanged > 0 {
 		audit = append(audit, c.unchangedAudit(ctx, unchanged))
 	}
@@ -401,7 +413,7 @@ func (c *Client) batchAudit(ctx context.Context, ops []Operation, results []OpRe
 
 // auditChanges is the record of each change of ops, and the count of
 // those that changed nothing.
-func (c *Client) auditChanges(ctx context.Context, ops []Operation, results []OpResult, details map[int]string) ([]storage.AuditRecord, int) {
+func (c *Client) auditChanges(ctx context.Context, ops []Operation, results []OpResult, removals map[int]removal) ([]storage.AuditRecord, int) {
 	var audit []storage.AuditRecord
 	unchanged := 0
 	for i, op := range ops {
@@ -410,7 +422,7 @@ func (c *Client) auditChanges(ctx context.Context, ops []Operation, results []Op
 			continue
 		}
 		rec := c.auditRecord(ctx, op.Op, c.opResource(op), results[i].Result)
-		rec.Detail = details[i]
+		rec.Detail = removals[i].detail
 		audit = append(audit, rec)
 	}
 	return audit, unchanged
@@ -438,15 +450,14 @@ func batchAudited(results []OpResult) int {
 	return n
 }
 
-// runOperation runs one operation, as the library method of its name does.
+// runOperation runs one operation, as the library method of its name does;
+// not del_role, which runOpsKnown runs itself (its members go to the feed).
 func (c *Client) runOperation(ctx context.Context, tx bun.IDB, op Operation) (bool, error) {
 	switch op.Op {
 	case "add_role":
 		return storage.AddRole(ctx, tx, c.scope, op.Role, op.Description)
 	case "set_description":
 		return storage.SetRoleDescription(ctx, tx, c.scope, op.Role, op.Description)
-	case "del_role":
-		return storage.DeleteRole(ctx, tx, c.scope, op.Role)
 	case "add_permission":
 		return storage.AddPermission(ctx, tx, c.scope, op.Role, op.Permission)
 	case "del_permission":
@@ -505,13 +516,15 @@ func opOutcome(op string, changed bool) string {
 }
 
 // feedOps are the change feed's entries of the operations that changed
-// something.
-func feedOps(ops []Operation, results []OpResult) []storage.FeedEntry {
+// something; a del_role's carries the memberships it removed (removals),
+// which the feed names before it.
+func feedOps(ops []Operation, results []OpResult, removals map[int]removal) []storage.FeedEntry {
 	var out []storage.FeedEntry
 	for i, op := range ops {
 		if i < len(results) && isChange(results[i].Result) {
 			out = append(out, storage.FeedEntry{Op: op.Op, Role: op.Role, Permission: op.Permission, User: op.User,
-				Scope: op.Scope, Parent: op.Parent, Description: op.Description, Bounds: op.bounds()})
+				Scope: op.Scope, Parent: op.Parent, Description: op.Description, Bounds: op.bounds(),
+				Removed: removals[i].members})
 		}
 	}
 	return out

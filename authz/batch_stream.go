@@ -78,7 +78,7 @@ func (c *Client) batchStream(ctx context.Context, ops operationStream) (map[stri
 		known := map[string]bool{} // roles seen to exist, across chunks
 		base, unchanged, changed := 0, 0, false
 		run := func() error {
-			results, details, err := c.runOpsKnown(ctx, w.db, chunk, known)
+			results, removals, err := c.runOpsKnown(ctx, w.db, chunk, known)
 			if err != nil {
 				var be *BatchError
 				if errors.As(err, &be) {
@@ -90,13 +90,12 @@ func (c *Client) batchStream(ctx context.Context, ops operationStream) (map[stri
 				counts[r.Result]++
 				changed = changed || isChange(r.Result)
 			}
-			entries := c.stamped(ctx, feedOps(chunk, results))
-			if err := storage.RecordFeedPending(ctx, w.db, c.scope, pending, recorded, entries); err != nil {
+			entries := c.stamped(ctx, feedOps(chunk, results, removals))
+			if recorded, err = storage.RecordFeedPending(ctx, w.db, c.scope, pending, recorded, entries); err != nil {
 				return err
 			}
-			recorded += len(entries)
 			if !c.az.cfg.DisableAuditLogging {
-				recs, u := c.auditChanges(ctx, chunk, results, details)
+				recs, u := c.auditChanges(ctx, chunk, results, removals)
 				unchanged += u
 				if err := storage.InsertAudit(ctx, w.db, recs...); err != nil {
 					return err

@@ -82,14 +82,18 @@ func (c *Client) delRole(ctx context.Context, role string) (written, error) {
 	if err := checkNames("role", role); err != nil {
 		return written{}, err
 	}
-	// The audit record says what went with the role (storage.RoleRemoved).
+	// The audit record says what went with the role (storage.RoleRemoved);
+	// the feed names each membership, before the del_role.
 	var detail string
+	var members storage.RemovedMembers
 	ch := change{action: "del_role", resource: "role:" + role, role: role, roleDeleted: true, detail: &detail,
-		entries: entry(storage.FeedEntry{Op: "del_role", Role: role})}
+		entries: func() []storage.FeedEntry {
+			return []storage.FeedEntry{{Op: "del_role", Role: role, Removed: members}}
+		}}
 	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
-		deleted, removed, err := storage.DeleteRoleCounted(ctx, w.db, c.scope, role)
+		deleted, removed, m, err := storage.DeleteRoleFeed(ctx, w.db, c.scope, role)
 		if deleted {
-			detail = removed.JSON()
+			detail, members = removed.JSON(), m
 		}
 		return deleted, err
 	})

@@ -421,6 +421,14 @@ func TestChangeFeedAfterKeyRotation(t *testing.T) {
 		if _, err := c.RenameUser(ctx, "sara", "sara2", false); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := c.AddMembershipIn(ctx, "acme", "tom", "editor"); err != nil {
+			t.Fatal(err)
+		}
+		// The deletion names sara2 and tom@acme, copied from the
+		// memberships as stored: re-encrypted with the rest.
+		if _, err := c.DelRole(WithActor(ctx, "admin.ann"), "editor"); err != nil {
+			t.Fatal(err)
+		}
 		before, err := c.Changes(ctx, "", 100)
 		if err != nil {
 			t.Fatal(err)
@@ -436,8 +444,8 @@ func TestChangeFeedAfterKeyRotation(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the feed under the new key alone: %v", err)
 		}
-		if len(after.Changes) != len(before.Changes) || len(after.Changes) != 4 {
-			t.Fatalf("%d changes after the rotation, %d before, want 4", len(after.Changes), len(before.Changes))
+		if len(after.Changes) != len(before.Changes) || len(after.Changes) != 8 || after.Changes[5].User != "sara2" && after.Changes[6].User != "sara2" {
+			t.Fatalf("%d changes after the rotation, %d before, want 8 (sara2 named by the deletion): %+v", len(after.Changes), len(before.Changes), after.Changes)
 		}
 		for i := range before.Changes {
 			b, a := before.Changes[i], after.Changes[i]

@@ -578,8 +578,9 @@ func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, writte
 	p.DropExpired(c.az.cfg.clock.Now())
 	var plan []Operation
 	var done []OpResult
+	var removals map[int]removal
 	ch := change{action: "apply_policy", resource: "apply_policy", many: true,
-		entries: func() []storage.FeedEntry { return feedOps(plan, done) }}
+		entries: func() []storage.FeedEntry { return feedOps(plan, done, removals) }}
 	wr, err := c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		tx := w.db
 		if err := c.lockNamespaceWrites(ctx, tx); err != nil {
@@ -596,11 +597,11 @@ func (c *Client) applyPolicy(ctx context.Context, p Policy) ([]Operation, writte
 		if err := c.checkOperations(plan); err != nil {
 			return false, err
 		}
-		results, err := c.runOperations(ctx, tx, plan)
+		results, removed, err := c.runOperations(ctx, tx, plan)
 		if err != nil {
 			return false, err
 		}
-		done = results
+		done, removals = results, removed
 		return anyChanged(results), nil
 	})
 	if err != nil {

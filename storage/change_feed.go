@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -91,6 +92,11 @@ type FeedEntry struct {
 	Bounds                     TimeBounds
 	Actor, Reason              string
 	At                         time.Time
+	// Removed, on a del_role being recorded, are the del_membership
+	// entries of the memberships its deletion removed, recorded ahead
+	// (DeleteRoleFeed): they take the places just before it. Never set on
+	// an entry read.
+	Removed RemovedMembers
 }
 
 // feedRow is a FeedEntry as stored.
@@ -123,42 +129,61 @@ const feedInsertRows = 500
 // A write records its own through Change.Feed, in the change log's
 // statement; this is for entries of a revision made otherwise.
 func RecordFeed(ctx context.Context, db bun.IDB, s Scope, rev int64, entries []FeedEntry) error {
-	return recordFeed(ctx, db, s, rev, entries, 0)
+	_, err := placeFeed(ctx, db, s, rev, 0, entries)
+	return err
 }
 
-// recordFeed stores entries[from:] of revision rev.
-func recordFeed(ctx context.Context, db bun.IDB, s Scope, rev int64, entries []FeedEntry, from int) error {
-	for start := from; start < len(entries); start += feedInsertRows {
-		part := entries[start:min(start+feedInsertRows, len(entries))]
-		rows := make([]feedRow, len(part))
-		for i, e := range part {
-			rows[i] = s.feedRow(rev, start+i, e)
+// placeFeed stores entries of revision rev numbered from seq, each
+// del_role's members recorded ahead (FeedEntry.Removed) moved in just
+// before it, with its actor, reason and time. It returns the number after
+// the last.
+func placeFeed(ctx context.Context, db bun.IDB, s Scope, rev int64, seq int, entries []FeedEntry) (int, error) {
+	rows := make([]feedRow, 0, min(len(entries), feedInsertRows))
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
 		}
-		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
-			return Classify(err)
+		_, err := db.NewInsert().Model(&rows).Exec(ctx)
+		rows = rows[:0]
+		return Classify(err)
+	}
+	for _, e := range entries {
+		if m := e.Removed; m.N > 0 {
+			r := s.feedRow(rev, seq, e)
+			res, err := db.NewRaw(`UPDATE rolegate_change_ops SET revision = ?, seq = seq + ?, actor = ?, reason = ?, at = ?
+				WHERE ns = ? AND revision = ?`, rev, seq, r.Actor, r.Reason, r.At, s.NS, m.Pending).Exec(ctx)
+			var n int64
+			if err == nil {
+				n, err = res.RowsAffected()
+			}
+			if err != nil {
+				return seq, Classify(err)
+			}
+			if n != m.N {
+				return seq, fmt.Errorf("storage: the change feed holds %d of the %d memberships the deletion of %q removed", n, m.N, e.Role)
+			}
+			seq += int(m.N)
+		}
+		rows = append(rows, s.feedRow(rev, seq, e))
+		seq++
+		if len(rows) == feedInsertRows {
+			if err := flush(); err != nil {
+				return seq, err
+			}
 		}
 	}
-	return nil
+	return seq, flush()
 }
 
 // RecordFeedPending stores entries of a write whose revision is not made
 // yet (a streamed batch records them chunk by chunk, before its revision
 // bump, which comes last), under pending, a negative placeholder the
-// caller chose for its transaction, numbered from seq. SettleFeed moves
-// them to the revision in the same transaction; no reader ever reads a
-// negative revision.
-func RecordFeedPending(ctx context.Context, db bun.IDB, s Scope, pending int64, seq int, entries []FeedEntry) error {
-	for start := 0; start < len(entries); start += feedInsertRows {
-		part := entries[start:min(start+feedInsertRows, len(entries))]
-		rows := make([]feedRow, len(part))
-		for i, e := range part {
-			rows[i] = s.feedRow(pending, seq+start+i, e)
-		}
-		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
-			return Classify(err)
-		}
-	}
-	return nil
+// caller chose for its transaction, numbered from seq; it returns the
+// number after the last (past the members of a del_role, see
+// FeedEntry.Removed). SettleFeed moves them to the revision in the same
+// transaction; no reader ever reads a negative revision.
+func RecordFeedPending(ctx context.Context, db bun.IDB, s Scope, pending int64, seq int, entries []FeedEntry) (int, error) {
+	return placeFeed(ctx, db, s, pending, seq, entries)
 }
 
 // SettleFeed moves the entries recorded under pending (RecordFeedPending)

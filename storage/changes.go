@@ -175,8 +175,13 @@ func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev
 	writer := sql.NullString{String: ch.Writer, Valid: ch.Writer != ""}
 	if IsPostgres(db) {
 		// The feed's first entries go in the same statement: one round
-		// trip for the whole record of a single write.
-		inline := ch.Feed[:min(len(ch.Feed), feedInsertRows)]
+		// trip for the whole record of a single write. Those from a
+		// del_role that takes members in (FeedEntry.Removed) on follow.
+		n := 0
+		for n < min(len(ch.Feed), feedInsertRows) && ch.Feed[n].Removed.N == 0 {
+			n++
+		}
+		inline := ch.Feed[:n]
 		feedSQL, feedArgs := feedValues(s, inline)
 		args := append([]any{s.NS, ch.Rows, ch.Bytes, s.NS, stored, role, deleted, writer, SettingCipherWriter, s.KeyCheck}, feedArgs...)
 		args = append(args, ChangesChannel, s.NS)
@@ -192,7 +197,7 @@ func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev
 		if err != nil {
 			return 0, bounds, Classify(err)
 		}
-		if err := recordFeed(ctx, db, s, rev, ch.Feed, len(inline)); err != nil {
+		if _, err := placeFeed(ctx, db, s, rev, len(inline), ch.Feed[len(inline):]); err != nil {
 			return 0, bounds, err
 		}
 		return rev, Bounds{Rows: boundOf(rows), Bytes: boundOf(bytes)}, nil
@@ -209,7 +214,7 @@ func RecordChangeBound(ctx context.Context, db bun.IDB, s Scope, ch Change) (rev
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return 0, bounds, ErrKeyMismatch
 	}
-	if err := recordFeed(ctx, db, s, rev, ch.Feed, 0); err != nil {
+	if _, err := placeFeed(ctx, db, s, rev, 0, ch.Feed); err != nil {
 		return 0, bounds, err
 	}
 	return rev, bounds, nil

@@ -175,8 +175,9 @@ type AuditRecord struct {
 }
 
 // RoleRemoved is what a role's deletion removed with it: the detail of its
-// audit record. The memberships are counted, not named: the change
-// feed's del_role stands for them too.
+// audit record. The memberships are counted here (the audit record holds
+// no user name); the change feed names each, as a del_membership entry of
+// the deletion's revision before its del_role.
 type RoleRemoved struct {
 	Grants            int64 `json:"grants"`
 	Memberships       int64 `json:"memberships"`
