@@ -92,8 +92,9 @@ func (c *Client) delRole(ctx context.Context, role string) (written, error) {
 		}}
 	return c.write(ctx, ch, func(ctx context.Context, w writer) (bool, error) {
 		deleted, removed, m, err := storage.DeleteRoleFeed(ctx, w.db, c.scope, role)
+		members = m // this attempt's (a write may run again)
 		if deleted {
-			detail, members = removed.JSON(), m
+			detail = removed.JSON()
 		}
 		return deleted, err
 	})
