@@ -3,6 +3,7 @@ package browsertest_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -283,4 +284,72 @@ func TestConsoleAdminDay(t *testing.T) {
 			t.Errorf("429: %d requests in %v, want the refused one and one retry a second later", busy.hits.Load(), time.Since(start))
 		}
 	})
+}
+
+// TestConsoleNewMemberNote is issue 38's point 9 on a role page: a user
+// name that holds no membership yet is pointed out as it is typed (a
+// typo shows before it becomes a membership of nobody), one that holds a
+// membership is not, and the new user can still be added.
+func TestConsoleNewMemberNote(t *testing.T) {
+	exe := chromiumPath(t)
+	s := newStage(t)
+	ctx := context.Background()
+	for _, step := range []func() (bool, error){
+		func() (bool, error) { return s.host.AddRole(ctx, "ops", "Operations") },
+		func() (bool, error) { return s.host.AddRole(ctx, "audit", "") },
+		func() (bool, error) { return s.host.AddMembership(ctx, "bob.smith", "audit") },
+	} {
+		if _, err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const note = "#member-user-new"
+	// answered waits until the proxy has answered the console's question
+	// about name (GET /api/users?prefix=NAME), then sees no note for it
+	// for half a second: the answer has come, and it is "known".
+	answered := func(name string) step {
+		asked, done := s.slow("GET /auth/api/users?prefix="+name+"&", 0)
+		return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			defer done()
+			for asked.hits.Load() == 0 || s.inFlight.Load() != 0 {
+				select {
+				case <-ctx.Done():
+					return chromedp.Void{}, fmt.Errorf("the console never asked about %q", name)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			end := time.Now().Add(500 * time.Millisecond)
+			for time.Now().Before(end) {
+				shown, err := chromedp.Evaluate[bool](`!!document.querySelector('`+note+`')`)(ctx, tg)
+				if err != nil {
+					return chromedp.Void{}, err
+				}
+				if shown {
+					return chromedp.Void{}, fmt.Errorf("%q holds a membership, but the console says it holds none", name)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			return chromedp.Void{}, nil
+		}
+	}
+	b := newBrowser(t, exe)
+	b.timed(t, "sign in, role ops",
+		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#client-key")),
+		fill("client-key", adminKey), submit("client-key"), waitText("#roles-list", "ops"),
+		goTo("#/role/ops"), waitText("h1", "Role ops"), enabled("member-user"))
+	b.timed(t, "a misspelt name is pointed out",
+		fill("member-user", "bob.smiht"),
+		waitText(note, "“bob.smiht” holds no membership yet: check the spelling (a new user is fine)."))
+	if d := value[string](t, b, `document.getElementById('member-user').getAttribute('aria-describedby') || ''`); !strings.Contains(d, "member-user-new") {
+		t.Errorf("the member field is described by %q, want the note (member-user-new) among them", d)
+	}
+	b.timed(t, "a name that holds a membership is not", fill("member-user", "bob.smith"), answered("bob.smith"))
+	b.timed(t, "nor is only its start taken for it",
+		fill("member-user", "bob.s"), waitText(note, "“bob.s” holds no membership yet"))
+	b.timed(t, "a new user added anyway",
+		fill("member-user", "carol.new"), waitText(note, "“carol.new” holds no membership yet"), submit("member-user"),
+		waitText("#members-status", "carol.new is now a global member of ops."), waitText("#members-list", "carol.new"))
+	if ok, err := s.host.HasMembership(ctx, "carol.new", "ops"); err != nil || !ok {
+		t.Errorf("carol.new's membership of ops: %v %v", ok, err)
+	}
 }
