@@ -380,7 +380,7 @@ func (az *Authz) newClient(key string) *Client {
 	// storeLoader, behind a gate that refuses once the Authz is closed,
 	// in this client's tracing and metrics layers.
 	c.cache = cache.NewWith(storeLoader{c}, az.cacheBudget, cache.Options{
-		Clock: az.cfg.clock, Admit: az.admitMiss, Layers: c.missLayers(),
+		Clock: az.cfg.clock, Admit: az.admitMiss, Layers: c.missLayers(), Renew: true,
 	})
 	c.follow = &feed.Follower{Scope: scope, Client: c.fingerprint, Cache: c.cache}
 	return c

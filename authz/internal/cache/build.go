@@ -98,10 +98,12 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 	if published {
 		entries, bytes := int64(1), u.bytes
 		if old, had := c.users.LoadAndStore(user, u); had {
+			old.fwd.Store(u)
 			old.gone.Store(true)
 			entries, bytes = 0, u.bytes-old.size() // replaced, not added
 		}
 		c.budget.count(c, entries, bytes)
+		c.enlistLocked(u)
 		if u.next != 0 {
 			c.scheduleLocked(boundary{at: u.next, u: u})
 		}
@@ -158,6 +160,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 		c.users.Compute(u.name, func(old *userEntry, loaded bool) (*userEntry, bool) {
 			if loaded && old == u {
 				replaced = true
+				u.fwd.Store(n)
 				u.gone.Store(true)
 				return n, false
 			}
@@ -165,6 +168,7 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 		})
 		if replaced {
 			c.budget.count(c, 0, n.bytes-u.size())
+			c.enlistLocked(n)
 			if n.next != 0 {
 				c.scheduleLocked(boundary{at: n.next, u: n})
 			}

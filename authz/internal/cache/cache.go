@@ -42,6 +42,15 @@ type Cache struct {
 	sets       map[uint64][]*permSet
 	closed     bool // guarded by mu; also read lock-free through closedFlag
 	closedFlag atomic.Bool
+	// renew: role sets killed while in use are read again at once, and
+	// their members' entries refreshed (see renew.go); renewRoles and
+	// renewUsers are the roles and users waiting, renewRuns whether the
+	// goroutine renewing them runs. Guarded by mu.
+	renew      bool
+	renewRoles map[string]struct{}
+	renewUsers map[*userEntry]struct{}
+	renewRuns  bool
+	renewed    atomic.Int64 // entries renewal replaced since it last made the snapshot
 	// kills[s] moves after every role entry of shard s (see shardOf) that
 	// dies, killsAll after every one: a user entry stamped with the sum
 	// over its roles' shards (killsAll for a user of many shards) has
@@ -98,14 +107,21 @@ type userEntry struct {
 	// seenAll is killsAll when stamp was last found current: while
 	// killsAll stays there, the warm check looks no further.
 	seenAll atomic.Uint64
-	used    atomic.Uint32 // the budget's clock at the last use
-	// gone: the entry left the users map (set under Cache.mu before the
-	// removal returns), so the snapshot must not answer with it.
-	gone atomic.Bool
 	// stamp is the cache's kill stamp for this entry (Cache.killStamp)
 	// when every role entry of this entry was last seen live; noStamp
 	// until then.
 	stamp atomic.Uint64
+	used  atomic.Uint32 // the budget's clock at the last use
+	// gone: the entry left the users map (set under Cache.mu before the
+	// removal returns), so the snapshot must not answer with it.
+	gone atomic.Bool
+	// shards are the kill shards of the entry's roles, each once, and
+	// nshards their number (manyShards when the roles fall in more than
+	// maxUserShards: the stamp is then killsAll). In the entry's first
+	// cache line with the fields above, so that the stamp's sum after
+	// some role set died loads nothing more of the entry's.
+	shards  [maxUserShards]uint8
+	nshards int8
 
 	name   string // the map key, kept so guards can point at it (InternUser)
 	global []*roleEntry
@@ -114,9 +130,11 @@ type userEntry struct {
 	scoped      *scopeIndex
 	scopedRoles []*roleEntry
 	bytes       int64 // what the entry is counted as in the budget
-	// shards are the kill shards of the entry's roles, each once; nil
-	// when there are more than maxUserShards (the stamp is then killsAll).
-	shards []uint8
+	// fwd is the entry that replaced this one in the users map with the
+	// same memberships (its role sets read again), set before gone: a
+	// check that finds this entry gone in the snapshot follows it rather
+	// than search the users map (see lookupMap).
+	fwd atomic.Pointer[userEntry]
 	// memo holds merged where answers (see where.go), memoBytes their
 	// size (set under Cache.mu, see remember).
 	memo      atomic.Pointer[whereMemo]
@@ -136,7 +154,7 @@ const noStamp = ^uint64(0)
 // shards a user's stamp sums at most before it takes killsAll instead.
 const (
 	killShards    = 256
-	maxUserShards = 8
+	maxUserShards = 7 // with its count, one word of the entry's first line
 )
 
 // shardOf is the kill shard of a role.
@@ -145,38 +163,40 @@ func shardOf(role string) uint8 { return uint8(maphash.String(setSeed, role)) }
 // killStamp is what u's stamp is compared with: the kills of its roles'
 // shards, summed (each only grows, so the sum moves with any of them).
 func (c *Cache) killStamp(u *userEntry) uint64 {
-	if u.shards == nil {
+	if u.nshards < 0 {
 		return c.killsAll.Load()
 	}
 	var k uint64
-	for _, s := range u.shards {
+	for _, s := range u.shards[:u.nshards] {
 		k += c.kills[s].Load()
 	}
 	return k
 }
 
-// userShards lists the shards of the roles, each once, or nil past
-// maxUserShards.
-func userShards(global, scoped []*roleEntry) []uint8 {
-	var out []uint8
+// manyShards is userEntry.nshards for roles in more than maxUserShards
+// shards.
+const manyShards = -1
+
+// userShards lists the shards of the roles, each once, and their number,
+// or manyShards past maxUserShards. No role: no shard, a stamp of 0 that
+// never moves.
+func userShards(global, scoped []*roleEntry) (out [maxUserShards]uint8, n int8) {
 	add := func(rs []*roleEntry) bool {
 		for _, r := range rs {
-			if !slices.Contains(out, r.shard) {
-				if len(out) == maxUserShards {
+			if !slices.Contains(out[:n], r.shard) {
+				if n == maxUserShards {
 					return false
 				}
-				out = append(out, r.shard)
+				out[n] = r.shard
+				n++
 			}
 		}
 		return true
 	}
 	if !add(global) || !add(scoped) {
-		return nil
+		return out, manyShards
 	}
-	if out == nil {
-		out = []uint8{} // no role: a stamp of 0 that never moves
-	}
-	return out
+	return out, n
 }
 
 // newUserEntry returns the entry for user with these roles (scopedRoles
@@ -186,11 +206,11 @@ func newUserEntry(name string, global []*roleEntry, scoped *scopeIndex, scopedRo
 	u := &userEntry{name: name, global: global, scoped: scoped, scopedRoles: scopedRoles}
 	m := mergeUser(global)
 	u.perms, u.more = m.first, m.more
-	u.bytes = userBytes + int64(len(name)) + m.owned + refBytes*int64(len(global)) + moreBytes*int64(len(m.more))
+	u.bytes = userBytes + int64(len(name)) + m.owned + (refBytes+memberBytes)*int64(len(global)) + moreBytes*int64(len(m.more))
 	if scoped != nil {
-		u.bytes += scoped.bytes + refBytes*int64(len(scopedRoles))
+		u.bytes += scoped.bytes + (refBytes+memberBytes)*int64(len(scopedRoles))
 	}
-	u.shards = userShards(global, scopedRoles)
+	u.shards, u.nshards = userShards(global, scopedRoles)
 	u.stamp.Store(noStamp)
 	u.seenAll.Store(noStamp)
 	return u
@@ -210,6 +230,10 @@ type roleEntry struct {
 	// next is when a grant the set was built from starts or ends (Unix
 	// nanoseconds; 0: none will): see boundary.go.
 	next int64
+	// members are the user entries published with this entry among
+	// their roles (some since replaced: see enlistLocked), for renewal.
+	// Guarded by Cache.mu.
+	members []*userEntry
 	// dead: an invalidation reached this entry (or it was never
 	// published); users pointing at it must look the role up again.
 	dead atomic.Bool
@@ -250,6 +274,7 @@ func NewWith(load Loader, budget *Budget, o Options) *Cache {
 		budget: budget,
 		clock:  clock.Or(o.Clock),
 		admit:  o.Admit,
+		renew:  o.Renew,
 		users:  xsync.NewMapOfWithHasher[string, *userEntry](hashName),
 		roles:  xsync.NewMapOfWithHasher[string, *roleEntry](hashName),
 
@@ -265,17 +290,26 @@ func NewWith(load Loader, budget *Budget, o Options) *Cache {
 // lookup finds the user's entry: in the snapshot when it is there and
 // current, else in the users map (and then counts the snapshot stale).
 func (c *Cache) lookup(user string) (*userEntry, bool) {
-	if s, ok := (*c.snap.Load())[user]; ok && !s.u.gone.Load() {
+	s, ok := (*c.snap.Load())[user]
+	if ok && !s.u.gone.Load() {
 		return s.u, true
 	}
-	return c.lookupMap(user)
+	return c.lookupMap(user, s.u)
 }
 
-// lookupMap is lookup past the snapshot: the live map, and a new snapshot
-// when enough lookups have missed it.
-func (c *Cache) lookupMap(user string) (*userEntry, bool) {
+// lookupMap is lookup past the snapshot: the entry that replaced was (the
+// snapshot's, gone; nil when the snapshot has none), else the live map;
+// and a new snapshot when enough lookups have missed it.
+func (c *Cache) lookupMap(user string, was *userEntry) (*userEntry, bool) {
 	snap := *c.snap.Load()
-	u, ok := c.users.Load(user)
+	u, ok := forwarded(was)
+	if ok && c.renew {
+		// Renewal replaced it, and makes the snapshot again itself.
+		return u, true
+	}
+	if !ok {
+		u, ok = c.users.Load(user)
+	}
 	if ok {
 		// At the threshold, and again every 256 after it should a copy
 		// already running have kept this one from starting.
@@ -284,6 +318,21 @@ func (c *Cache) lookupMap(user string) (*userEntry, bool) {
 		}
 	}
 	return u, ok
+}
+
+// forwarded follows the entries that replaced u (a few at most: each
+// was a check's refresh since the snapshot) to one still in the users
+// map.
+func forwarded(u *userEntry) (*userEntry, bool) {
+	for range 4 {
+		if u == nil {
+			return nil, false
+		}
+		if u = u.fwd.Load(); u != nil && !u.gone.Load() {
+			return u, true
+		}
+	}
+	return nil, false
 }
 
 // resnap copies the users map into a new snapshot. An entry removed
@@ -333,7 +382,7 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	s, ok := (*c.snap.Load())[user]
 	u, perms := s.u, s.perms
 	if !ok || u.gone.Load() {
-		if u, ok = c.lookupMap(user); !ok {
+		if u, ok = c.lookupMap(user, u); !ok {
 			return false, false
 		}
 		perms = u.perms

@@ -61,6 +61,9 @@ type Options struct {
 	Admit func() error
 	// Layers wrap the miss's store read, the first outermost.
 	Layers []Layer
+	// Renew reads a role set again as soon as an invalidation kills it
+	// while in use, off the checking path (see renew.go).
+	Renew bool
 }
 
 // Check answers whether user holds perm through a global role or, when
@@ -73,7 +76,7 @@ func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, w
 	s, ok := (*c.snap.Load())[user]
 	u, perms := s.u, s.perms
 	if !ok || u.gone.Load() {
-		if u, ok = c.lookupMap(user); !ok {
+		if u, ok = c.lookupMap(user, u); !ok {
 			return c.missed(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm}, false, false)
 		}
 		perms = u.perms

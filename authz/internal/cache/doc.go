@@ -33,6 +33,18 @@
 // permission, whatever the number of roles (a no looks in each further
 // large set of the user's too).
 //
+// Renewal (Options.Renew, on in rolegate): a role set killed while in use
+// is read again at once by a goroutine of the cache's own, and the entries
+// of the users that held it (each role entry lists its members) are
+// refreshed there, so a grant costs the checking goroutines neither the
+// store read nor the members' rebuilds; a user entry replaced so points
+// at its successor, which a check that finds the snapshot's entry gone
+// follows, and renewal makes the snapshot again past a share replaced.
+// It is a build like any other (a ticket, published only if no
+// invalidation came since), bounded (4,096 roles and 65,536 users
+// waiting), and ends when nothing waits; late or failed, the checks do
+// the work themselves, as without it.
+//
 // Staleness: every build takes a ticket (an epoch) before it reads the
 // store, and publishes only if no invalidation of its kind happened since;
 // a role entry that an invalidation reaches is marked dead, so the users

@@ -10,19 +10,28 @@ import "slices"
 func (c *Cache) InvalidateRole(role string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.invalidateRoleLocked(role)
+	c.renewLocked(c.invalidateRoleLocked(role, true))
 }
 
-func (c *Cache) invalidateRoleLocked(role string) {
+// invalidateRoleLocked kills the sets built from role and returns those
+// that were in use (live), role's own among them only when self.
+func (c *Cache) invalidateRoleLocked(role string, self bool) (killed []*roleEntry) {
 	c.roleEpoch.Add(1)
 	if r, ok := c.roles.Load(role); ok {
+		if self && !r.dead.Load() {
+			killed = append(killed, r)
+		}
 		c.killLocked(r, true)
 	}
 	deps := c.dependents[role]
 	delete(c.dependents, role) // first: killLocked edits the index in place
 	for _, r := range deps {
+		if !r.dead.Load() {
+			killed = append(killed, r)
+		}
 		c.killLocked(r, true)
 	}
+	return killed
 }
 
 // DeleteRole is InvalidateRole for a role deleted: its members' entries,
@@ -30,7 +39,8 @@ func (c *Cache) invalidateRoleLocked(role string) {
 func (c *Cache) DeleteRole(role string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.invalidateRoleLocked(role)
+	// The roles inheriting from it changed; role itself is gone.
+	c.renewLocked(c.invalidateRoleLocked(role, false))
 	c.userEpoch.Add(1)
 	c.users.Range(func(name string, u *userEntry) bool {
 		if u.mentions(role) {
@@ -84,6 +94,8 @@ func (c *Cache) flushLocked() {
 	clear(c.dependents)
 	clear(c.sets)
 	c.clearDueLocked()
+	clear(c.renewRoles)
+	clear(c.renewUsers)
 	// Every count of this cache moves under mu, so this is all it holds.
 	c.budget.count(c, -c.entries.Load(), -c.bytes.Load())
 }

@@ -157,7 +157,7 @@ func TestUserOwnBytesAreBounded(t *testing.T) {
 	allowedIs(t, c, "many", "", longPerm("a", 0), true)
 	allowedIs(t, c, "many", "", "nope", false)
 	u, _ = c.lookup("many")
-	bound := int64(userBytes+len("many")) + 21*refBytes + 20*moreBytes + setBytes + mapBytes(mergeMax)
+	bound := int64(userBytes+len("many")) + 21*(refBytes+memberBytes) + 20*moreBytes + setBytes + mapBytes(mergeMax)
 	if u.bytes > bound || len(u.more) >= 20 {
 		t.Errorf("a user in 21 roles counts %d bytes of its own (at most %d), looks in %d more sets", u.bytes, bound, len(u.more))
 	}

@@ -177,6 +177,12 @@ func TestConcurrentMissesReadTheStoreOnce(t *testing.T) {
 // model's answer at one of those versions or the next one (a write in
 // progress when the check ended). Run with -race.
 func TestChecksRacingChangesAgreeWithTheModel(t *testing.T) {
+	for _, renew := range []bool{false, true} {
+		t.Run(fmt.Sprintf("renew=%v", renew), func(t *testing.T) { checksRacingChanges(t, renew) })
+	}
+}
+
+func checksRacingChanges(t *testing.T, renew bool) {
 	const (
 		users, roles, perms, scopes = 4, 4, 3, 2
 		writes                      = 3000
@@ -185,7 +191,7 @@ func TestChecksRacingChangesAgreeWithTheModel(t *testing.T) {
 	// A fixed chain: role-1 inherits role-0, role-2 inherits role-1.
 	s.inherit("role-1", "role-0")
 	s.inherit("role-2", "role-1")
-	c := New(s, NewBudget(6, 1<<40), nil) // small: evictions race too
+	c := NewWith(s, NewBudget(6, 1<<40), Options{Renew: renew}) // small: evictions race too
 
 	type state struct {
 		member [users][roles]bool
