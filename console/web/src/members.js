@@ -3,7 +3,7 @@
 // filters are in the address (#/members/<scope>/<role>/<user>), so that a
 // link (the delete dialog's) opens one role's.
 import { call, getCounted, seg, canWrite, natural } from './api.js';
-import { html, usePaged, List, Field, Status, useAction, useField, useUnknownUser, focusSoon, fmt, href, unseen, PAGE, ROLES, USERS, Bounds } from './ui.js';
+import { html, useState, usePaged, List, Field, Status, useAction, useField, useUnknownUser, focusSoon, fmt, href, unseen, PAGE, ROLES, USERS, Bounds } from './ui.js';
 import { UserLookup } from './user.js';
 
 export function MembersPage({ go, scope, role, user }) {
@@ -17,13 +17,15 @@ export function MembersPage({ go, scope, role, user }) {
   const [mScope, setMScope] = useField('m-scope');
   const a = useAction('add-membership');
   const rm = useAction('scoped');
-  const newUser = useUnknownUser(mUser);
+  const [added, setAdded] = useState(0);
+  const newUser = useUnknownUser(mUser, added);
   const add = (e) => {
     e.preventDefault();
     const u = mUser.trim(), r = mRole.trim(), s = mScope.trim();
     a.run(async () => {
       await call('POST', 'membership/' + seg(u) + '/' + seg(r), { query: { scope: s } });
       setMUser('');
+      setAdded((n) => n + 1);
       p.reload();
       focusSoon('#m-user');
       return u + ' is now a member of ' + r + (s ? ' in scope ' + s : ' globally') + '.';

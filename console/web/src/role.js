@@ -263,7 +263,7 @@ function Members({ role, tick, changed, ok, total }) {
   const where = (s) => s ? ' of ' + role + ' in scope ' + s : ' global member of ' + role;
   return html`<section aria-labelledby="members-h">
     <h2 id="members-h" tabindex="-1">Members of ${role}${shownTotal(f)}</h2>
-    <${AddForm} id="member-user" label="User" button="Add member" owner="members" list=${USERS} note=${useUnknownUser} add=${async (user) => {
+    <${AddForm} id="member-user" label="User" button="Add member" owner="members" list=${USERS} note=${(v) => useUnknownUser(v, tick)} add=${async (user) => {
       await call('POST', path(user), { query: { scope: scope.trim() } });
       changed();
       return user + ' is now a' + (scope.trim() ? ' member' : '') + where(scope.trim()) + '.';

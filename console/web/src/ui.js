@@ -298,19 +298,21 @@ export function focusSoon(sel) {
 // useUnknownUser says, for a user name being typed, whether it holds no
 // membership yet (GET /api/users?prefix=NAME&limit=1): a typo shows
 // before it becomes a membership of nobody. The answer is tied to the
-// name it was asked for.
-export function useUnknownUser(value) {
+// name it was asked for and to tick, which the page moves when it adds a
+// membership: the name just added, typed again, is asked about afresh,
+// not answered from before it held one.
+export function useUnknownUser(value, tick = 0) {
   const v = useDebounced(value.trim(), 300);
-  const [a, setA] = useState({ name: '', unknown: false });
+  const [a, setA] = useState({ name: '', tick: 0, unknown: false });
   useEffect(() => {
     if (!v) return undefined;
     let live = true;
     call('GET', 'users', { query: { prefix: v, limit: 1 } }).then(
-      (d) => live && setA({ name: v, unknown: !(d.length && d[0].user === v) }),
-      () => live && setA({ name: v, unknown: false }),
+      (d) => live && setA({ name: v, tick, unknown: !(d.length && d[0].user === v) }),
+      () => live && setA({ name: v, tick, unknown: false }),
     );
     return () => { live = false; };
-  }, [v]);
-  return a.name === value.trim() && a.unknown
+  }, [v, tick]);
+  return a.name === value.trim() && a.tick === tick && a.unknown
     ? '“' + a.name + '” holds no membership yet: check the spelling (a new user is fine).' : '';
 }
