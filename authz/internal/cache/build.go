@@ -129,9 +129,23 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 	}
 	collect(u.global)
 	collect(u.scopedRoles)
-	live, err := c.roleEntries(ctx, dead)
-	if err != nil {
-		return nil, err
+	// Renewal has usually published them already: then they are taken
+	// from the role map as found, with no read and no lookup table.
+	found := make([]*roleEntry, len(dead))
+	now := c.now()
+	for i, name := range dead {
+		r, ok := c.roles.Load(name)
+		if !ok || r.dead.Load() || passed(r.next, now) {
+			live, err := c.roleEntries(ctx, dead)
+			if err != nil {
+				return nil, err
+			}
+			for j, name := range dead {
+				found[j] = live[name]
+			}
+			break
+		}
+		found[i] = r
 	}
 	refreshed := func(rs []*roleEntry) []*roleEntry {
 		if rs == nil {
@@ -139,10 +153,9 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 		}
 		out := make([]*roleEntry, len(rs))
 		for i, r := range rs {
-			if n, ok := live[r.name]; ok {
-				out[i] = n
-			} else {
-				out[i] = r
+			out[i] = r
+			if j := slices.Index(dead, r.name); j >= 0 && found[j] != nil {
+				out[i] = found[j]
 			}
 		}
 		return out

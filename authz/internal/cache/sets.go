@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // What an entry is counted as in the budget: the bytes of the names it
@@ -165,6 +166,9 @@ func (c *Cache) releaseSetLocked(s *permSet) {
 // names, whatever the layout; a no looks in each set the entry keeps.
 const mergeMax = 56
 
+// unions are compose's scratch maps.
+var unions = sync.Pool{New: func() any { return make(map[string]struct{}, mergeMax) }}
+
 // compose splits distinct, non-empty sets into the ones kept as they are
 // and those merged: it takes sets smallest first while their union stays
 // within mergeMax names. merged is that union, nil when fewer than two
@@ -176,7 +180,14 @@ func compose(sets []*permSet) (merged map[string]struct{}, kept []*permSet) {
 	}
 	sets = slices.Clone(sets)
 	slices.SortStableFunc(sets, func(a, b *permSet) int { return len(a.perms) - len(b.perms) })
-	union := make(map[string]struct{}, mergeMax)
+	// The union is counted in a scratch map, kept between calls: every
+	// member of a changed role composes again, and a map of mergeMax
+	// names each time was most of what a refresh allocated.
+	union := unions.Get().(map[string]struct{})
+	defer func() {
+		clear(union)
+		unions.Put(union)
+	}()
 	var taken []*permSet
 	for _, s := range sets {
 		if len(s.perms) > mergeMax {
