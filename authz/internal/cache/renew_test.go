@@ -87,16 +87,25 @@ func TestRenewalAnswersMembersFromMemory(t *testing.T) {
 	}
 }
 
+// sarasRenewalHeld caches sara, a member of editor (which grants edit),
+// in a renewing cache, and holds the next read of editor after it has
+// read (see pauseAfterRead).
+func sarasRenewalHeld(t *testing.T) (s *fakeStore, c *Cache, reached <-chan struct{}, release func()) {
+	t.Helper()
+	s = newFakeStore()
+	s.grant("editor", "edit", true)
+	s.member("sara", "editor", true)
+	c = newRenewingCache(s)
+	allowedIs(t, c, "sara", "", "edit", true)
+	reached, release = pauseAfterRead(s, "role", "editor")
+	return s, c, reached, release
+}
+
 // Renewal is a build like any other: when the role changes again while
 // renewal reads it, what renewal read is not published, and the next
 // check answers the newest state.
 func TestRenewalOvertakenByAChangeIsNotPublished(t *testing.T) {
-	s := newFakeStore()
-	s.grant("editor", "edit", true)
-	s.member("sara", "editor", true)
-	c := newRenewingCache(s)
-	allowedIs(t, c, "sara", "", "edit", true)
-	reached, release := pauseAfterRead(s, "role", "editor")
+	s, c, reached, release := sarasRenewalHeld(t)
 	s.grant("editor", "publish", true)
 	c.InvalidateRole("editor") // renewal reads editor, with publish, and holds
 	await(t, reached)
@@ -111,12 +120,7 @@ func TestRenewalOvertakenByAChangeIsNotPublished(t *testing.T) {
 
 // A closed cache renews nothing, and its renewal ends.
 func TestRenewalEndsWithTheCache(t *testing.T) {
-	s := newFakeStore()
-	s.grant("editor", "edit", true)
-	s.member("sara", "editor", true)
-	c := newRenewingCache(s)
-	allowedIs(t, c, "sara", "", "edit", true)
-	reached, release := pauseAfterRead(s, "role", "editor")
+	_, c, reached, release := sarasRenewalHeld(t)
 	c.InvalidateRole("editor")
 	await(t, reached)
 	c.Close()
