@@ -114,13 +114,7 @@ func newHostAppCounting(t *testing.T, mount string, settings func(*gin.Engine)) 
 	cfg.SQLitePath = filepath.Join(t.TempDir(), "auth.sqlite3")
 	cfg.ClientKey = adminKey
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	az, err := authz.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { az.Close() })
+	az, _ := openHost(t, cfg)
 	r := gin.New()
 	settings(r)
 	if err := az.Mount(r.Group(mount)); err != nil {

@@ -59,17 +59,7 @@ func newStage(t *testing.T) *stage {
 	cfg.ClientKey = adminKey
 	cfg.ClientKeys = []string{otherKey}
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	az, err := authz.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { az.Close() })
-	host, err := az.HostClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	az, host := openHost(t, cfg)
 	r := gin.New()
 	r.UseRawPath = true
 	r.UnescapePathValues = true
@@ -280,17 +270,8 @@ func axe(t *testing.T, b *browser, src, page string) {
 // routed as a host app would.
 func mountWithAdmin(t *testing.T, cfg authz.Config, admin string) (*gin.Engine, *authz.Client) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	az, err := authz.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { az.Close() })
-	host, err := az.HostClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	az, host := openHost(t, cfg)
+	ctx := context.Background()
 	for _, step := range []func() (bool, error){
 		func() (bool, error) { return host.AddRole(ctx, "admins", "") },
 		func() (bool, error) { return host.AddPermission(ctx, "admins", authz.PermAdmin) },
@@ -308,4 +289,22 @@ func mountWithAdmin(t *testing.T, cfg authz.Config, admin string) (*gin.Engine, 
 		t.Fatal(err)
 	}
 	return r, host
+}
+
+// openHost opens rolegate with cfg (given 30 s), closed when the test
+// ends, and returns it with the host's own client.
+func openHost(t *testing.T, cfg authz.Config) (*authz.Authz, *authz.Client) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	az, err := authz.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { az.Close() })
+	host, err := az.HostClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return az, host
 }
