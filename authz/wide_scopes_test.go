@@ -81,3 +81,37 @@ func TestWideScopesLoadFast(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkWideScopesReload is one read and build of issue 33's wide user
+// (9,000 scopes of 128 characters, one role), the cache emptied before
+// each: what a check costs after a change of the user's memberships, and
+// how long it holds the open mode's read slot.
+//
+//	go test -run '^$' -bench WideScopesReload -benchmem ./authz
+func BenchmarkWideScopesReload(b *testing.B) {
+	targets := map[string]func(testing.TB) storagetest.Target{
+		"sqlite": storagetest.SQLite, "postgresql": storagetest.PostgreSQL,
+	}
+	for _, db := range []string{"sqlite", "postgresql"} {
+		b.Run(db, func(b *testing.B) {
+			ctx := context.Background()
+			az := openTarget(b, targets[db](b), nil)
+			c := mustClient(b, az, newKey())
+			const n = 9000
+			ops := []Operation{{Op: "add_role", Role: "member"}, {Op: "add_permission", Role: "member", Permission: "read"}}
+			for i := range n {
+				ops = append(ops, Operation{Op: "add_membership", User: "wide", Role: "member", Scope: wideScope(i)})
+			}
+			if _, err := c.Batch(ctx, ops); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				c.cache.Flush()
+				if ok, err := c.UserHasPermissionIn(ctx, wideScope(n-1), "wide", "read"); err != nil || !ok {
+					b.Fatalf("%v %v, want true", ok, err)
+				}
+			}
+		})
+	}
+}

@@ -245,6 +245,49 @@ func TestSharedPrefersTheLeastUse(t *testing.T) {
 	<-order
 }
 
+// With the slot held by a client that has used it a while, a lighter
+// client runs at once beside it, in the light lane; one at a time, and
+// its time counts as use. A client new to the slots holding one closes the
+// lane: fresh keys do not run together through it.
+func TestSharedLightLane(t *testing.T) {
+	s := NewShared(1, 50*time.Millisecond, "1 at a time of all clients")
+	bg := context.Background()
+	r, _ := s.Acquire(bg, "busy")
+	time.Sleep(30 * time.Millisecond) // busy holds the slot a while
+	r()
+	busy, _ := s.Acquire(bg, "busy") // and holds it again
+	start := time.Now()
+	light, err := s.Acquire(bg, "light")
+	if err != nil || time.Since(start) > 20*time.Millisecond {
+		t.Fatalf("a light client beside a busy one: %v after %v, want a slot at once", err, time.Since(start))
+	}
+	if running, waiting := s.Running(); running != 2 || waiting != 0 {
+		t.Fatalf("with the lane taken: %d running, %d waiting; want 2, 0", running, waiting)
+	}
+	// The lane is taken: another light client waits its turn, here past
+	// the bound.
+	if _, err := s.Acquire(bg, "light2"); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("a second light client with the lane taken: %v, want ErrTooMany", err)
+	}
+	time.Sleep(40 * time.Millisecond) // light holds the lane past busy's use
+	light()
+	// light's time in the lane counted: it is no lighter than busy now.
+	if _, err := s.Acquire(bg, "light"); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("light again after using the lane more than busy used its slot: %v, want ErrTooMany", err)
+	}
+	busy()
+	if running, waiting := s.Running(); running != 0 || waiting != 0 {
+		t.Fatalf("after all released: %d running, %d waiting", running, waiting)
+	}
+
+	// A client with no use yet holds the slot: no lane.
+	fresh, _ := s.Acquire(bg, "fresh")
+	if _, err := s.Acquire(bg, "other"); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("beside a client new to the slots: %v, want ErrTooMany (no lane)", err)
+	}
+	fresh()
+}
+
 // AcquireWait hands a client's slot that ends to its waiter, and refuses
 // after the wait when none ends; other clients are not held back.
 func TestInFlightWait(t *testing.T) {
