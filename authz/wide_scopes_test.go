@@ -14,6 +14,21 @@ import (
 // wideScope is the i-th scope of issue 33's third attack: 128 characters.
 func wideScope(i int) string { return fmt.Sprintf("s%05d-%s", i, strings.Repeat("x", 121)) }
 
+// wideUser is a client on target whose user wide is a member of role
+// member (granted read) in n scopes of 128 characters.
+func wideUser(t testing.TB, target storagetest.Target, n int) *Client {
+	t.Helper()
+	c := mustClient(t, openTarget(t, target, nil), newKey())
+	ops := []Operation{{Op: "add_role", Role: "member"}, {Op: "add_permission", Role: "member", Permission: "read"}}
+	for i := range n {
+		ops = append(ops, Operation{Op: "add_membership", User: "wide", Role: "member", Scope: wideScope(i)})
+	}
+	if _, err := c.Batch(context.Background(), ops); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // Issue 33, attack 3, at the library: a user in 9,000 scopes of 128
 // characters, every membership of one role. The red team's first check
 // read and built the user in 1.4 s (PostgreSQL) to 2.5 s (SQLite), and
@@ -25,16 +40,8 @@ func wideScope(i int) string { return fmt.Sprintf("s%05d-%s", i, strings.Repeat(
 func TestWideScopesLoadFast(t *testing.T) {
 	storagetest.ForEachTarget(t, func(t *testing.T, target storagetest.Target) {
 		ctx := context.Background()
-		az := openTarget(t, target, nil)
-		c := mustClient(t, az, newKey())
 		const n = 9000
-		ops := []Operation{{Op: "add_role", Role: "member"}, {Op: "add_permission", Role: "member", Permission: "read"}}
-		for i := range n {
-			ops = append(ops, Operation{Op: "add_membership", User: "wide", Role: "member", Scope: wideScope(i)})
-		}
-		if _, err := c.Batch(ctx, ops); err != nil {
-			t.Fatal(err)
-		}
+		c := wideUser(t, target, n)
 		check := func(scope, perm string, want bool) time.Duration {
 			t.Helper()
 			start := time.Now()
@@ -95,16 +102,8 @@ func BenchmarkWideScopesReload(b *testing.B) {
 	for _, db := range []string{"sqlite", "postgresql"} {
 		b.Run(db, func(b *testing.B) {
 			ctx := context.Background()
-			az := openTarget(b, targets[db](b), nil)
-			c := mustClient(b, az, newKey())
 			const n = 9000
-			ops := []Operation{{Op: "add_role", Role: "member"}, {Op: "add_permission", Role: "member", Permission: "read"}}
-			for i := range n {
-				ops = append(ops, Operation{Op: "add_membership", User: "wide", Role: "member", Scope: wideScope(i)})
-			}
-			if _, err := c.Batch(ctx, ops); err != nil {
-				b.Fatal(err)
-			}
+			c := wideUser(b, targets[db](b), n)
 			b.ResetTimer()
 			for range b.N {
 				c.cache.Flush()
