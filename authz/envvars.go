@@ -109,7 +109,7 @@ var settings = []setting{
 	number("AUTH_MAX_READS_IN_FLIGHT", func(c *Config) *int { return &c.MaxReadsInFlight }, 4, 1, 1<<20,
 		"open mode only: store-reading REST requests per client running at once; one more waits up to 100 ms for one of them to end, then is 429 with `Retry-After`"),
 	custom("AUTH_MAX_READS_RUNNING", "half the CPUs",
-		"open mode only: store-reading REST requests of all clients running at once (default: half of GOMAXPROCS, at least 1); one more waits (at most 1 s, then 429) for the next free slot, which goes to the waiting client with the fewest requests in flight, then the least use of the slots lately; one request more may run at once, of a client with nothing running whose use lately is below that of every client holding a slot (the light lane: a short read does not wait for another client's long ones)",
+		"open mode only: store-reading REST requests of all clients running at once (default: half of GOMAXPROCS, at least 1); one more waits (at most 1 s, then 429) for the next free slot, which goes to the waiting client with the fewest requests in flight, then the least use of the slots lately; one request more may run at once, of a client with nothing running whose use lately is below that of every client holding a slot, or whose requests are a quarter as long as theirs (the light lane: a short read does not wait for another client's long ones)",
 		func(c *Config, key, v string) error {
 			n, err := parseNumber(key, v, 1, 1<<20)
 			if err == nil {

@@ -288,6 +288,31 @@ func TestSharedLightLane(t *testing.T) {
 	fresh()
 }
 
+// A client of short requests one after another may have used the slots
+// more than a client of long ones; its requests are still short, and one
+// of them does not wait for a long one.
+func TestSharedLightLaneShortRequests(t *testing.T) {
+	s := NewShared(1, 50*time.Millisecond, "1 at a time of all clients")
+	bg := context.Background()
+	r, _ := s.Acquire(bg, "long")
+	time.Sleep(60 * time.Millisecond)
+	r()
+	start := time.Now()
+	for range 80 {
+		r, _ := s.Acquire(bg, "short")
+		time.Sleep(time.Millisecond)
+		r()
+	}
+	if took := time.Since(start); took > 600*time.Millisecond {
+		t.Skipf("80 requests of 1 ms took %v: the machine is too loaded for their length to be told from the long one's", took)
+	}
+	long, _ := s.Acquire(bg, "long")
+	defer long()
+	if _, err := s.Acquire(bg, "short"); err != nil {
+		t.Fatalf("short requests beside a long one, their client's use above its: %v, want a slot at once", err)
+	}
+}
+
 // AcquireWait hands a client's slot that ends to its waiter, and refuses
 // after the wait when none ends; other clients are not held back.
 func TestInFlightWait(t *testing.T) {

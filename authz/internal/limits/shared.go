@@ -31,10 +31,14 @@ import (
 // ms at the median behind 5 keys reloading such users, its p99 42 to 60 ms.
 // So one request more may run, in the light lane: a client with nothing
 // running or waiting whose use lately is below that of every client
-// holding a slot. It waits for none, and runs beside them; a client new to
-// the slots (no use yet) holding one closes the lane, so many fresh keys
-// cannot run heavy requests through it together, and clients that keep the
-// lane busy build up use and go back to the queue.
+// holding a slot, or whose requests have held a slot a quarter as long as
+// theirs or less (a client sending short reads one after another uses the
+// slots as much as one long read, and is still not to wait for one). It
+// waits for none, and runs beside them. A client new to the slots (no use
+// yet) holding one closes the lane, so many fresh keys cannot run heavy
+// requests through it together; a client with no request ended has no
+// length to be short by; clients that keep the lane busy with long
+// requests build up use and length, and go back to the queue.
 type Shared struct {
 	max  int
 	wait time.Duration
@@ -54,6 +58,9 @@ type Shared struct {
 type usage struct {
 	held float64
 	at   time.Time
+	// each is the time a request of the client held a slot, averaged
+	// over its last requests (0 before its first ended).
+	each float64
 }
 
 // useHalfLife is how fast a client's past use of the slots is forgotten.
@@ -147,19 +154,30 @@ func (s *Shared) takeLocked(client string) {
 
 // lightLocked reports whether client may take the light lane now: the
 // lane is free, the client has nothing running or waiting, and its use
-// lately is below that of every client holding a slot (see Shared).
+// lately is below that of every client holding a slot, or its requests
+// are a quarter as long as theirs or shorter (see Shared).
 func (s *Shared) lightLocked(client string, now time.Time) bool {
 	if s.lane || s.running == 0 || s.clients[client] > 0 || s.waiting[client] > 0 {
 		return false
 	}
-	mine := s.use[client].now(now)
+	mine := s.use[client]
+	lighter, shorter := true, mine.each > 0
 	for c := range s.clients {
-		if s.use[c].now(now) <= mine {
-			return false
-		}
+		theirs := s.use[c]
+		lighter = lighter && theirs.now(now) > mine.now(now)
+		shorter = shorter && theirs.each > shortBy*mine.each
 	}
-	return true
+	return lighter || shorter
 }
+
+// eachWeight is how many of a client's last requests its usage.each
+// averages over, about; shortBy is how much shorter than every holder's a
+// client's requests must be for the light lane when its use is not lower
+// (see Shared).
+const (
+	eachWeight = 8
+	shortBy    = 4
+)
 
 // releaser gives client's slot (the light lane's, when lane) back, once,
 // counting the time it held it, and hands a slot freed to the waiter that
@@ -182,7 +200,12 @@ func (s *Shared) releaser(client string, lane bool) func() {
 			} else {
 				s.clients[client]--
 			}
-			s.use[client] = usage{held: s.use[client].now(now) + now.Sub(start).Seconds(), at: now}
+			u, took := s.use[client], now.Sub(start).Seconds()
+			each := took
+			if u.each > 0 {
+				each = u.each + (took-u.each)/eachWeight
+			}
+			s.use[client] = usage{held: u.now(now) + took, at: now, each: each}
 			if len(s.use) > useTracked {
 				s.forgetLocked(now)
 			}
