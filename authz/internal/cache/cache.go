@@ -83,13 +83,13 @@ type Cache struct {
 	wakeAt int64
 }
 
-// snapUser is a user's entry in the snapshot, with its perms (which never
-// change once the entry is published) beside the pointer: the warm
-// check's lookup in them starts without waiting for the entry's own cache
+// snapUser is a user's entry in the snapshot, with its small set (which
+// never changes once the entry is published) beside the pointer: the warm
+// check's look in it starts without waiting for the entry's own cache
 // line, which its checks of gone and the kill stamp load meanwhile.
 type snapUser struct {
 	u     *userEntry
-	perms map[string]struct{}
+	small *small
 }
 
 // userEntry is one user's roles. Immutable once published: a refresh
@@ -97,13 +97,14 @@ type snapUser struct {
 type userEntry struct {
 	// The warm check's fields first, in the entry's first cache line.
 
-	// perms is the effective set of the global roles in one map, or the
-	// largest of them when some are too large to copy (see mergeUser):
-	// the warm check's first lookup, its only one for most users.
+	// small is the effective set of the global roles in the warm check's
+	// form (see small.go), or the largest of them small enough for it
+	// when some are too large to copy (see mergeUser): the warm check's
+	// first look, its only one for most users.
+	small *small
+	// perms is the largest of the global roles' sets left (nil when
+	// none), looked in when small says no.
 	perms map[string]struct{}
-	// more are the global roles' other maps, looked in when perms says
-	// no; nil unless a user holds roles of different large sets.
-	more []map[string]struct{}
 	// seenAll is killsAll when stamp was last found current: while
 	// killsAll stays there, the warm check looks no further.
 	seenAll atomic.Uint64
@@ -123,6 +124,9 @@ type userEntry struct {
 	shards  [maxUserShards]uint8
 	nshards int8
 
+	// more are the global roles' other sets, looked in when perms says
+	// no; nil unless a user holds roles of different large sets.
+	more   []map[string]struct{}
 	name   string // the map key, kept so guards can point at it (InternUser)
 	global []*roleEntry
 	// scoped are the roles held in one scope only (nil when none; see
@@ -205,7 +209,7 @@ func userShards(global, scoped []*roleEntry) (out [maxUserShards]uint8, n int8) 
 func newUserEntry(name string, global []*roleEntry, scoped *scopeIndex, scopedRoles []*roleEntry) *userEntry {
 	u := &userEntry{name: name, global: global, scoped: scoped, scopedRoles: scopedRoles}
 	m := mergeUser(global)
-	u.perms, u.more = m.first, m.more
+	u.small, u.perms, u.more = m.small, m.perms, m.more
 	u.bytes = userBytes + int64(len(name)) + m.owned + (refBytes+memberBytes)*int64(len(global)) + moreBytes*int64(len(m.more))
 	if scoped != nil {
 		u.bytes += scoped.bytes + (refBytes+memberBytes)*int64(len(scopedRoles))
@@ -345,7 +349,7 @@ func (c *Cache) resnap() {
 	m := make(map[string]snapUser, c.users.Size())
 	c.users.Range(func(k string, u *userEntry) bool {
 		if !u.gone.Load() {
-			m[k] = snapUser{u, u.perms}
+			m[k] = snapUser{u, u.small}
 		}
 		return true
 	})
@@ -380,12 +384,12 @@ func (c *Cache) answer(ctx context.Context, q Query) (bool, error) {
 func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	// lookup, written out: the hit path saves a call.
 	s, ok := (*c.snap.Load())[user]
-	u, perms := s.u, s.perms
+	u, sm := s.u, s.small
 	if !ok || u.gone.Load() {
 		if u, ok = c.lookupMap(user, u); !ok {
 			return false, false
 		}
-		perms = u.perms
+		sm = u.small
 	}
 	// One load instead of one per role, unless a role entry died since
 	// the last look; then one look at each, and the stamp moves on.
@@ -401,13 +405,8 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 		u.seenAll.Store(all)
 	}
 	c.touch(u)
-	if _, ok := perms[perm]; ok {
+	if u.globally(sm, perm) {
 		return true, true
-	}
-	for _, m := range u.more {
-		if _, ok := m[perm]; ok {
-			return true, true
-		}
 	}
 	if scope != "" {
 		for _, r := range u.scoped.rolesIn(scope) {
@@ -470,19 +469,33 @@ func (c *Cache) InternUser(user string) *string {
 
 // grants answers from the entry as it is, dead role entries included.
 func (u *userEntry) grants(scope, perm string) bool {
-	if _, ok := u.perms[perm]; ok {
+	if u.globally(u.small, perm) {
 		return true
-	}
-	for _, m := range u.more {
-		if _, ok := m[perm]; ok {
-			return true
-		}
 	}
 	if scope != "" {
 		for _, r := range u.scoped.rolesIn(scope) {
 			if u.scopedRoles[r].allows(perm) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// globally reports whether u's global roles grant perm: sm is u.small,
+// passed in so that the warm check can start on it before u's line is in.
+func (u *userEntry) globally(sm *small, perm string) bool {
+	if sm != nil && sm.has(fingerprint(perm), perm) {
+		return true
+	}
+	if u.perms != nil {
+		if _, ok := u.perms[perm]; ok {
+			return true
+		}
+	}
+	for _, m := range u.more {
+		if _, ok := m[perm]; ok {
+			return true
 		}
 	}
 	return false

@@ -74,12 +74,12 @@ type Options struct {
 func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, warm bool, err error) {
 	// Cached's look, written out: the warm check saves a call.
 	s, ok := (*c.snap.Load())[user]
-	u, perms := s.u, s.perms
+	u, sm := s.u, s.small
 	if !ok || u.gone.Load() {
 		if u, ok = c.lookupMap(user, u); !ok {
 			return c.missed(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm}, false, false)
 		}
-		perms = u.perms
+		sm = u.small
 	}
 	if all := c.killsAll.Load(); u.seenAll.Load() != all {
 		if k := c.killStamp(u); u.stamp.Load() != k {
@@ -91,13 +91,8 @@ func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, w
 		u.seenAll.Store(all)
 	}
 	c.touch(u)
-	if _, ok := perms[perm]; ok {
+	if u.globally(sm, perm) {
 		return true, true, nil
-	}
-	for _, m := range u.more {
-		if _, ok := m[perm]; ok {
-			return true, true, nil
-		}
 	}
 	if scope != "" {
 		for _, r := range u.scoped.rolesIn(scope) {

@@ -12,10 +12,13 @@
 //
 // Each user entry also keeps its global roles' permissions ready for the
 // warm check: the one set they all share (no copy), or the union of its
-// small sets (up to 16 permissions each) in a map of its own beside its
-// large sets as they are, shared with every other member: a large set is
-// never copied per user, so what users hold of their own grows with their
-// memberships, not with the sizes of the roles they hold.
+// small sets (up to mergeMax permissions together) in a set of its own
+// beside its large sets as they are, shared with every other member: a
+// large set is never copied per user, so what users hold of their own
+// grows with their memberships, not with the sizes of the roles they hold.
+// A set of up to mergeMax names, merged or shared, is looked in through
+// its small form (small.go): its names' fingerprints sorted in one block,
+// a line or two for the check to read where a map takes four or five.
 //
 // A grant or revoke on a role drops every cached role set built from that
 // role (itself, and with inheritance the roles inheriting from it); a
@@ -29,9 +32,9 @@
 // allocates nothing: the user from a plain-map snapshot, one comparison of
 // the entry's stamp with the cache's kill counter (after some role set
 // died, the counters of the shards of the user's roles; the role sets one
-// by one only when one of those moved), and one map lookup for the
-// permission, whatever the number of roles (a no looks in each further
-// large set of the user's too).
+// by one only when one of those moved), and one look for the permission
+// in the user's small set, whatever the number of roles (a no looks in
+// each large set of the user's too, a map each).
 //
 // Renewal (Options.Renew, on in rolegate): a role set killed while in use
 // is read again at once by a goroutine of the cache's own, and the entries

@@ -2,7 +2,6 @@ package cache
 
 import (
 	"hash/maphash"
-	"maps"
 	"slices"
 	"sync"
 )
@@ -42,6 +41,10 @@ func mapBytes(n int) int64 {
 // a wide fan-out of roles over one large set holds the set once.
 type permSet struct {
 	perms map[string]struct{} // immutable once built
+	// small is the set in the warm check's form when it holds at most
+	// mergeMax names (nil for a larger set): a user whose first set this
+	// is looks in it there.
+	small *small
 	hash  uint64
 	bytes int64
 	refs  int // published role entries using the set; guarded by Cache.mu
@@ -75,6 +78,10 @@ func newPermSet(perms []string, hash uint64) *permSet {
 	for _, p := range perms {
 		s.perms[p] = struct{}{}
 		s.bytes += int64(len(p))
+	}
+	if len(perms) <= mergeMax {
+		s.small = newSmall(perms)
+		s.bytes += smallBytes(len(perms))
 	}
 	return s
 }
@@ -171,10 +178,11 @@ var unions = sync.Pool{New: func() any { return make(map[string]struct{}, mergeM
 
 // compose splits distinct, non-empty sets into the ones kept as they are
 // and those merged: it takes sets smallest first while their union stays
-// within mergeMax names. merged is that union, nil when fewer than two
-// sets were taken or when the largest taken holds all of it (it is then
-// kept, and nothing is copied); kept are the other sets, largest first.
-func compose(sets []*permSet) (merged map[string]struct{}, kept []*permSet) {
+// within mergeMax names. merged is that union's names, nil when fewer than
+// two sets were taken or when the largest taken holds all of it (it is
+// then kept, and nothing is copied); kept are the other sets, largest
+// first.
+func compose(sets []*permSet) (merged []string, kept []*permSet) {
 	if len(sets) < 2 {
 		return nil, sets
 	}
@@ -217,9 +225,9 @@ func compose(sets []*permSet) (merged map[string]struct{}, kept []*permSet) {
 		kept = append(kept, taken[len(taken)-1]) // it holds the others
 		merged = nil
 	default:
-		merged = make(map[string]struct{}, len(union)) // sized to the union, not mergeMax
+		merged = make([]string, 0, len(union))
 		for p := range union {
-			merged[p] = struct{}{}
+			merged = append(merged, p)
 		}
 	}
 	slices.SortStableFunc(kept, func(a, b *permSet) int { return len(b.perms) - len(a.perms) })
@@ -255,15 +263,12 @@ func (c *Cache) roleParts(grants [][]string, memo setMemo) []*permSet {
 	}
 	merged, parts := compose(own)
 	if merged != nil {
-		perms, hash := sortedSet(slices.Collect(maps.Keys(merged)))
+		perms, hash := sortedSet(merged)
 		c.mu.Lock()
 		s := c.findSetLocked(perms, hash)
 		c.mu.Unlock()
 		if s == nil {
-			s = &permSet{perms: merged, hash: hash, bytes: setBytes + mapBytes(len(merged))}
-			for _, p := range perms {
-				s.bytes += int64(len(p))
-			}
+			s = newPermSet(perms, hash)
 		}
 		parts = append(parts, s)
 	}
@@ -288,11 +293,13 @@ func (c *Cache) grantSet(g []string, memo setMemo) *permSet {
 	return s
 }
 
-// userSets is what a user's check looks in for its global roles: first,
-// the largest map, and more, the others (nil for most users); owned is
-// the bytes of a merged map the entry holds alone.
+// userSets is what a user's check looks in for its global roles: small,
+// the merged set (owned: its bytes, held by the entry alone) or else the
+// largest set small enough to have that form, shared; then perms, the
+// largest of the sets left, and more, the others (nil for most users).
 type userSets struct {
-	first map[string]struct{}
+	small *small
+	perms map[string]struct{}
 	more  []map[string]struct{}
 	owned int64
 }
@@ -309,27 +316,24 @@ func mergeUser(rs []*roleEntry) userSets {
 		}
 	}
 	merged, kept := compose(parts)
-	var maps []map[string]struct{}
 	var u userSets
 	if merged != nil {
-		u.owned = setBytes + mapBytes(len(merged))
-		if len(kept) == 0 || len(merged) >= len(kept[0].perms) {
-			maps = append(maps, merged)
-			merged = nil
+		u.small = newSmall(merged)
+		u.owned = smallBytes(len(merged))
+	}
+	var rest []map[string]struct{}
+	for _, s := range kept { // largest first
+		if u.small == nil && s.small != nil {
+			u.small = s.small
+			continue
 		}
+		rest = append(rest, s.perms)
 	}
-	for _, s := range kept {
-		maps = append(maps, s.perms)
+	if len(rest) > 0 {
+		u.perms = rest[0]
 	}
-	if merged != nil {
-		maps = append(maps, merged)
-	}
-	if len(maps) == 0 {
-		return u
-	}
-	u.first, u.more = maps[0], maps[1:]
-	if len(u.more) == 0 {
-		u.more = nil
+	if len(rest) > 1 {
+		u.more = rest[1:]
 	}
 	return u
 }
