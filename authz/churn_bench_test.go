@@ -78,24 +78,34 @@ func BenchmarkChurn(b *testing.B) {
 			// changes something), nothing warmed again between, so the busy
 			// window pays for every rebuild its writes cause.
 			b.Run("sustained", func(b *testing.B) {
-				benchSustained(b, c, users, size.roles)
+				benchSustained(b, c, c, users, size.roles)
+			})
+			// The same, with the changes made in another client's namespace
+			// of the same shape on the same store: what one client's writes
+			// cost another's checks (the store's work and the process's,
+			// without this cache's renewal).
+			b.Run("sustained-elsewhere", func(b *testing.B) {
+				other := mustClient(b, az, newKey())
+				d.load(b, other)
+				benchSustained(b, c, other, users, size.roles)
 			})
 		})
 	}
 }
 
 // benchSustained runs b.N pairs of windows (4 s quiet, then 4 s with 200
-// grant changes a second) from one checking goroutine and reports the
+// grant changes a second to writer's roles) from one checking goroutine
+// on c and reports the
 // median over the pairs of the busy rate over the quiet one (x-quiet),
 // the checks of each window in nanoseconds a check, the changes a second
 // really made, and the allocations a check of the busy window (every
 // allocation of the process, the writer's included, over the checks).
-func benchSustained(b *testing.B, c *Client, users []string, roles int) {
+func benchSustained(b *testing.B, c, writer *Client, users []string, roles int) {
 	const window = 4 * time.Second
 	var ratios, cpuRatios, quietNs, busyNs, quietCPU, busyCPU, others, changes, allocs []float64
 	has := make([]bool, roles) // whether role-N holds "churn" now
 	for r := range roles {
-		ok, err := c.HasPermission(context.Background(), fmt.Sprintf("role-%d", r), "churn")
+		ok, err := writer.HasPermission(context.Background(), fmt.Sprintf("role-%d", r), "churn")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -103,8 +113,8 @@ func benchSustained(b *testing.B, c *Client, users []string, roles int) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		quiet := sustainedWindow(b, c, users, has, 0, window)
-		busy := sustainedWindow(b, c, users, has, 200, window)
+		quiet := sustainedWindow(b, c, writer, users, has, 0, window)
+		busy := sustainedWindow(b, c, writer, users, has, 200, window)
 		ratios = append(ratios, busy.rate/quiet.rate)
 		quietNs, busyNs = append(quietNs, 1e9/quiet.rate), append(busyNs, 1e9/busy.rate)
 		if quiet.cpuNs > 0 && busy.cpuNs > 0 {
@@ -146,12 +156,12 @@ type window struct {
 	allocs  float64 // the process's allocations a check
 }
 
-// sustainedWindow checks random users from the calling goroutine for d,
-// while a writer makes rate grant changes a second (none at 0): each adds
-// "churn" to a random role that lacks it or removes it from one that
-// holds it (has, kept by the writer), by deadline and up to 8 in flight,
-// so that a slow write does not lower the rate.
-func sustainedWindow(b *testing.B, c *Client, users []string, has []bool, rate int, d time.Duration) window {
+// sustainedWindow checks random users of c from the calling goroutine
+// for d, while writer's roles take rate grant changes a second (none at
+// 0): each adds "churn" to a random role that lacks it or removes it
+// from one that holds it (has, kept by the writer), by deadline and up
+// to 8 in flight, so that a slow write does not lower the rate.
+func sustainedWindow(b *testing.B, c, writer *Client, users []string, has []bool, rate int, d time.Duration) window {
 	ctx := context.Background()
 	stop := make(chan struct{})
 	var made atomic.Int64
@@ -190,9 +200,9 @@ func sustainedWindow(b *testing.B, c *Client, users []string, has []bool, rate i
 					var changed bool
 					var err error
 					if add {
-						changed, err = c.AddPermission(ctx, role, "churn")
+						changed, err = writer.AddPermission(ctx, role, "churn")
 					} else {
-						changed, err = c.DelPermission(ctx, role, "churn")
+						changed, err = writer.DelPermission(ctx, role, "churn")
 					}
 					mu.Lock()
 					defer mu.Unlock()
@@ -489,4 +499,55 @@ func TestLocalWritesRacingTheRevisionCheckKeepTheCache(t *testing.T) {
 			t.Fatalf("%d users read from the store again after local writes: the cache was flushed", n)
 		}
 	})
+}
+
+// BenchmarkGrantChange is one grant change through the public API (a
+// permission added to a role, then taken away, in turn) on a store of the
+// medium size with every user warm: the write the churn benchmarks make
+// 200 times a second, with its invalidation and renewal. Its CPU a change
+// (cpu-us/change: the whole process's, renewal's goroutine included) is
+// what those writes take from the checking cores.
+func BenchmarkGrantChange(b *testing.B) {
+	targets := map[string]func(testing.TB) storagetest.Target{
+		"sqlite": storagetest.SQLite, "postgresql": storagetest.PostgreSQL,
+	}
+	for _, db := range []string{"sqlite", "postgresql"} {
+		b.Run(db, func(b *testing.B) {
+			key := newKey()
+			az := openTarget(b, targets[db](b), func(cfg *Config) { cfg.ClientKey = key })
+			c := mustClient(b, az, key)
+			size := benchSizes[1]
+			makeBenchData(size).load(b, c)
+			ctx := context.Background()
+			for u := range size.users {
+				if _, err := c.UserHasPermission(ctx, fmt.Sprintf("user-%d", u), "perm-0"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			roles := make([]string, size.roles)
+			for r := range roles {
+				roles[r] = fmt.Sprintf("role-%d", r)
+			}
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			b.ResetTimer()
+			for i := range b.N {
+				role := roles[(i/2)%len(roles)]
+				var changed bool
+				var err error
+				if i%2 == 0 {
+					changed, err = c.AddPermission(ctx, role, "churn")
+				} else {
+					changed, err = c.DelPermission(ctx, role, "churn")
+				}
+				if err != nil || !changed {
+					b.Fatalf("%s: changed %v, %v", role, changed, err)
+				}
+			}
+			b.StopTimer()
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/change")
+			}
+		})
+	}
 }
