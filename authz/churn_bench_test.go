@@ -27,26 +27,10 @@ import (
 // issue's measure: one checking goroutine, 4 s quiet against 4 s with 200
 // grant changes a second really made, nothing warmed between.
 func BenchmarkChurn(b *testing.B) {
-	targets := map[string]func(testing.TB) storagetest.Target{
-		"sqlite": storagetest.SQLite, "postgresql": storagetest.PostgreSQL,
-	}
 	for _, db := range []string{"sqlite", "postgresql"} {
 		b.Run(db, func(b *testing.B) {
-			// The workload is one namespace of about 30,000 rows: the host's
-			// own, so a closed admin plane (the open mode's row limit does
-			// not apply to it).
-			key := newKey()
-			az := openTarget(b, targets[db](b), func(cfg *Config) { cfg.ClientKey = key })
-			c := mustClient(b, az, key)
+			az, c, d := warmMedium(b, db)
 			size := benchSizes[1]
-			d := makeBenchData(size)
-			d.load(b, c)
-			ctx := context.Background()
-			for u := range size.users { // every user warm
-				if _, err := c.UserHasPermission(ctx, fmt.Sprintf("user-%d", u), "perm-0"); err != nil {
-					b.Fatal(err)
-				}
-			}
 			users := make([]string, size.users)
 			for u := range users {
 				users[u] = fmt.Sprintf("user-%d", u)
@@ -91,6 +75,31 @@ func BenchmarkChurn(b *testing.B) {
 			})
 		})
 	}
+}
+
+// warmMedium opens db ("sqlite" or "postgresql") with the medium
+// workload loaded into one namespace of about 30,000 rows, every user
+// warm. The namespace is the host's own, so a closed admin plane (the
+// open mode's row limit does not apply to it).
+func warmMedium(b *testing.B, db string) (*Authz, *Client, *benchData) {
+	b.Helper()
+	target := storagetest.SQLite
+	if db == "postgresql" {
+		target = storagetest.PostgreSQL
+	}
+	key := newKey()
+	az := openTarget(b, target(b), func(cfg *Config) { cfg.ClientKey = key })
+	c := mustClient(b, az, key)
+	size := benchSizes[1]
+	d := makeBenchData(size)
+	d.load(b, c)
+	ctx := context.Background()
+	for u := range size.users {
+		if _, err := c.UserHasPermission(ctx, fmt.Sprintf("user-%d", u), "perm-0"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return az, c, d
 }
 
 // benchSustained runs b.N pairs of windows (4 s quiet, then 4 s with 200
@@ -508,23 +517,11 @@ func TestLocalWritesRacingTheRevisionCheckKeepTheCache(t *testing.T) {
 // (cpu-us/change: the whole process's, renewal's goroutine included) is
 // what those writes take from the checking cores.
 func BenchmarkGrantChange(b *testing.B) {
-	targets := map[string]func(testing.TB) storagetest.Target{
-		"sqlite": storagetest.SQLite, "postgresql": storagetest.PostgreSQL,
-	}
 	for _, db := range []string{"sqlite", "postgresql"} {
 		b.Run(db, func(b *testing.B) {
-			key := newKey()
-			az := openTarget(b, targets[db](b), func(cfg *Config) { cfg.ClientKey = key })
-			c := mustClient(b, az, key)
-			size := benchSizes[1]
-			makeBenchData(size).load(b, c)
+			_, c, _ := warmMedium(b, db)
 			ctx := context.Background()
-			for u := range size.users {
-				if _, err := c.UserHasPermission(ctx, fmt.Sprintf("user-%d", u), "perm-0"); err != nil {
-					b.Fatal(err)
-				}
-			}
-			roles := make([]string, size.roles)
+			roles := make([]string, benchSizes[1].roles)
 			for r := range roles {
 				roles[r] = fmt.Sprintf("role-%d", r)
 			}
