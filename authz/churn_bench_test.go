@@ -103,12 +103,12 @@ func warmMedium(b *testing.B, db string) (*Authz, *Client, *benchData) {
 }
 
 // benchSustained runs b.N pairs of windows (4 s quiet, then 4 s with 200
-// grant changes a second to writer's roles) from one checking goroutine
-// on c and reports the
-// median over the pairs of the busy rate over the quiet one (x-quiet),
-// the checks of each window in nanoseconds a check, the changes a second
-// really made, and the allocations a check of the busy window (every
-// allocation of the process, the writer's included, over the checks).
+// grant changes a second to writer's roles) from one goroutine checking
+// c, and reports the median over the pairs of the busy rate over the
+// quiet one (x-quiet), the checks of each window in nanoseconds a check,
+// the changes a second really made, and the allocations a check of the
+// busy window (every allocation of the process, the writer's included,
+// over the checks).
 func benchSustained(b *testing.B, c, writer *Client, users []string, roles int) {
 	const window = 4 * time.Second
 	var ratios, cpuRatios, quietNs, busyNs, quietCPU, busyCPU, others, changes, allocs []float64
