@@ -102,16 +102,19 @@ func warmMedium(b *testing.B, db string) (*Authz, *Client, *benchData) {
 	return az, c, d
 }
 
-// benchSustained runs b.N pairs of windows (4 s quiet, then 4 s with 200
-// grant changes a second to writer's roles) from one goroutine checking
-// c, and reports the median over the pairs of the busy rate over the
-// quiet one (x-quiet), the checks of each window in nanoseconds a check,
-// the changes a second really made, and the allocations a check of the
-// busy window (every allocation of the process, the writer's included,
-// over the checks).
+// benchSustained runs b.N rounds of windows (4 s quiet, then 4 s with 200
+// grant changes a second to writer's roles, then 4 s quiet again) from
+// one goroutine checking c, and reports the median over the rounds of the
+// busy rate over the first quiet one (x-quiet), the checks of each window
+// in nanoseconds a check, the changes a second really made, and the
+// allocations a check of the busy window (every allocation of the
+// process, the writer's included, over the checks). x-after is the second
+// quiet rate over the first: what the changes left behind once they
+// stopped (the entries they had rebuilt, now elsewhere in memory), as
+// against what they cost while being made.
 func benchSustained(b *testing.B, c, writer *Client, users []string, roles int) {
 	const window = 4 * time.Second
-	var ratios, cpuRatios, quietNs, busyNs, quietCPU, busyCPU, others, changes, allocs []float64
+	var ratios, afterRatios, cpuRatios, quietNs, busyNs, afterNs, quietCPU, busyCPU, others, changes, allocs []float64
 	has := make([]bool, roles) // whether role-N holds "churn" now
 	for r := range roles {
 		ok, err := writer.HasPermission(context.Background(), fmt.Sprintf("role-%d", r), "churn")
@@ -124,8 +127,10 @@ func benchSustained(b *testing.B, c, writer *Client, users []string, roles int) 
 	for range b.N {
 		quiet := sustainedWindow(b, c, writer, users, has, 0, window)
 		busy := sustainedWindow(b, c, writer, users, has, 200, window)
-		ratios = append(ratios, busy.rate/quiet.rate)
+		after := sustainedWindow(b, c, writer, users, has, 0, window)
+		ratios, afterRatios = append(ratios, busy.rate/quiet.rate), append(afterRatios, after.rate/quiet.rate)
 		quietNs, busyNs = append(quietNs, 1e9/quiet.rate), append(busyNs, 1e9/busy.rate)
+		afterNs = append(afterNs, 1e9/after.rate)
 		if quiet.cpuNs > 0 && busy.cpuNs > 0 {
 			cpuRatios = append(cpuRatios, quiet.cpuNs/busy.cpuNs)
 			quietCPU, busyCPU = append(quietCPU, quiet.cpuNs), append(busyCPU, busy.cpuNs)
@@ -141,6 +146,8 @@ func benchSustained(b *testing.B, c, writer *Client, users []string, roles int) 
 	b.ReportMetric(median(ratios), "x-quiet")
 	b.ReportMetric(median(quietNs), "ns/check-quiet")
 	b.ReportMetric(median(busyNs), "ns/check-busy")
+	b.ReportMetric(median(afterRatios), "x-after")
+	b.ReportMetric(median(afterNs), "ns/check-after")
 	b.ReportMetric(median(changes), "changes/s")
 	b.ReportMetric(median(allocs), "allocs/check-busy")
 	if len(cpuRatios) > 0 {
