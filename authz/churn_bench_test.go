@@ -110,8 +110,8 @@ func warmMedium(b *testing.B, db string) (*Authz, *Client, *benchData) {
 // allocations a check of the busy window (every allocation of the
 // process, the writer's included, over the checks). x-after is the second
 // quiet rate over the first: what the changes left behind once they
-// stopped (the entries they had rebuilt, now elsewhere in memory), as
-// against what they cost while being made.
+// stopped (the entries they rebuilt, spread in memory, and a snapshot
+// that lags them), as against what they cost while being made.
 func benchSustained(b *testing.B, c, writer *Client, users []string, roles int) {
 	const window = 4 * time.Second
 	var ratios, afterRatios, cpuRatios, quietNs, busyNs, afterNs, quietCPU, busyCPU, others, changes, allocs []float64
