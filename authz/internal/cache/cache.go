@@ -64,7 +64,7 @@ type Cache struct {
 	// users is marked gone, so the copy never answers for it. stale counts
 	// the checks that found their user in users only; past a share of the
 	// copy's size, the copy is made again.
-	snap   atomic.Pointer[map[string]snapUser]
+	snap   atomic.Pointer[map[string]*userEntry]
 	stale  atomic.Int64
 	snapMu sync.Mutex
 	// entries and bytes are what this cache holds in its budget, so that
@@ -83,25 +83,12 @@ type Cache struct {
 	wakeAt int64
 }
 
-// snapUser is a user's entry in the snapshot, with its small set (which
-// never changes once the entry is published) beside the pointer: the warm
-// check's look in it starts without waiting for the entry's own cache
-// line, which its checks of gone and the kill stamp load meanwhile.
-type snapUser struct {
-	u     *userEntry
-	small *small
-}
-
 // userEntry is one user's roles. Immutable once published: a refresh
 // publishes a new entry.
 type userEntry struct {
-	// The warm check's fields first, in the entry's first cache line.
+	// The warm check's fields first, in the entry's first cache line,
+	// then its small set in the lines after it.
 
-	// small is the effective set of the global roles in the warm check's
-	// form (see small.go), or the largest of them small enough for it
-	// when some are too large to copy (see mergeUser): the warm check's
-	// first look, its only one for most users.
-	small *small
 	// perms is the largest of the global roles' sets left (nil when
 	// none), looked in when small says no.
 	perms map[string]struct{}
@@ -123,6 +110,21 @@ type userEntry struct {
 	// some role set died loads nothing more of the entry's.
 	shards  [maxUserShards]uint8
 	nshards int8
+	// fwd is the entry that replaced this one in the users map with the
+	// same memberships (its role sets read again), set before gone: a
+	// check that finds this entry gone in the snapshot follows it rather
+	// than search the users map (see lookupMap). In the first cache line
+	// too, beside gone: a check that meets a replaced entry goes on to
+	// its successor without waiting for another line of the old one.
+	fwd atomic.Pointer[userEntry]
+	// small is the effective set of the global roles in the warm check's
+	// form (see small.go), or a copy of the largest of them small enough
+	// for it when some are too large to copy (see mergeUser); empty when
+	// none is. The warm check's first look, its only one for most users,
+	// made in the entry itself: a set of its own, allocated apart, was
+	// one more line and one more page a check had to wait for, and after
+	// sustained changes the rebuilt sets lay apart from their entries.
+	small small
 
 	// more are the global roles' other sets, looked in when perms says
 	// no; nil unless a user holds roles of different large sets.
@@ -134,11 +136,6 @@ type userEntry struct {
 	scoped      *scopeIndex
 	scopedRoles []*roleEntry
 	bytes       int64 // what the entry is counted as in the budget
-	// fwd is the entry that replaced this one in the users map with the
-	// same memberships (its role sets read again), set before gone: a
-	// check that finds this entry gone in the snapshot follows it rather
-	// than search the users map (see lookupMap).
-	fwd atomic.Pointer[userEntry]
 	// memo holds merged where answers (see where.go), memoBytes their
 	// size (set under Cache.mu, see remember).
 	memo      atomic.Pointer[whereMemo]
@@ -209,8 +206,13 @@ func userShards(global, scoped []*roleEntry) (out [maxUserShards]uint8, n int8) 
 func newUserEntry(name string, global []*roleEntry, scoped *scopeIndex, scopedRoles []*roleEntry) *userEntry {
 	u := &userEntry{name: name, global: global, scoped: scoped, scopedRoles: scopedRoles}
 	m := mergeUser(global)
-	u.small, u.perms, u.more = m.small, m.perms, m.more
-	u.bytes = userBytes + int64(len(name)) + m.owned + (refBytes+memberBytes)*int64(len(global)) + moreBytes*int64(len(m.more))
+	if m.merged != nil {
+		u.small.fill(m.merged)
+	} else if m.small != nil {
+		u.small = *m.small
+	}
+	u.perms, u.more = m.perms, m.more
+	u.bytes = userBytes + smallBytes(0) + int64(len(name)) + m.owned + (refBytes+memberBytes)*int64(len(global)) + moreBytes*int64(len(m.more))
 	if scoped != nil {
 		u.bytes += scoped.bytes + (refBytes+memberBytes)*int64(len(scopedRoles))
 	}
@@ -286,7 +288,7 @@ func NewWith(load Loader, budget *Budget, o Options) *Cache {
 		sets:       map[uint64][]*permSet{},
 	}
 	c.miss = c.wrap(o.Layers)
-	c.snap.Store(&map[string]snapUser{})
+	c.snap.Store(&map[string]*userEntry{})
 	budget.register(c)
 	return c
 }
@@ -294,11 +296,11 @@ func NewWith(load Loader, budget *Budget, o Options) *Cache {
 // lookup finds the user's entry: in the snapshot when it is there and
 // current, else in the users map (and then counts the snapshot stale).
 func (c *Cache) lookup(user string) (*userEntry, bool) {
-	s, ok := (*c.snap.Load())[user]
-	if ok && !s.u.gone.Load() {
-		return s.u, true
+	u, ok := (*c.snap.Load())[user]
+	if ok && !u.gone.Load() {
+		return u, true
 	}
-	return c.lookupMap(user, s.u)
+	return c.lookupMap(user, u)
 }
 
 // lookupMap is lookup past the snapshot: the entry that replaced was (the
@@ -346,10 +348,10 @@ func (c *Cache) resnap() {
 		return
 	}
 	defer c.snapMu.Unlock()
-	m := make(map[string]snapUser, c.users.Size())
+	m := make(map[string]*userEntry, c.users.Size())
 	c.users.Range(func(k string, u *userEntry) bool {
 		if !u.gone.Load() {
-			m[k] = snapUser{u, u.small}
+			m[k] = u
 		}
 		return true
 	})
@@ -383,13 +385,11 @@ func (c *Cache) answer(ctx context.Context, q Query) (bool, error) {
 // For callers that do their own checks before a miss.
 func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	// lookup, written out: the hit path saves a call.
-	s, ok := (*c.snap.Load())[user]
-	u, sm := s.u, s.small
+	u, ok := (*c.snap.Load())[user]
 	if !ok || u.gone.Load() {
 		if u, ok = c.lookupMap(user, u); !ok {
 			return false, false
 		}
-		sm = u.small
 	}
 	// One load instead of one per role, unless a role entry died since
 	// the last look; then one look at each, and the stamp moves on.
@@ -405,7 +405,7 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 		u.seenAll.Store(all)
 	}
 	c.touch(u)
-	if u.globally(sm, perm) {
+	if u.globally(perm) {
 		return true, true
 	}
 	if scope != "" {
@@ -469,7 +469,7 @@ func (c *Cache) InternUser(user string) *string {
 
 // grants answers from the entry as it is, dead role entries included.
 func (u *userEntry) grants(scope, perm string) bool {
-	if u.globally(u.small, perm) {
+	if u.globally(perm) {
 		return true
 	}
 	if scope != "" {
@@ -482,10 +482,9 @@ func (u *userEntry) grants(scope, perm string) bool {
 	return false
 }
 
-// globally reports whether u's global roles grant perm: sm is u.small,
-// passed in so that the warm check can start on it before u's line is in.
-func (u *userEntry) globally(sm *small, perm string) bool {
-	if sm != nil && sm.has(fingerprint(perm), perm) {
+// globally reports whether u's global roles grant perm.
+func (u *userEntry) globally(perm string) bool {
+	if u.small.has(fingerprint(perm), perm) {
 		return true
 	}
 	if u.perms != nil {

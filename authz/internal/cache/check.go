@@ -73,13 +73,11 @@ type Options struct {
 // errors are the Loader's, Admit's, or the context's.
 func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, warm bool, err error) {
 	// Cached's look, written out: the warm check saves a call.
-	s, ok := (*c.snap.Load())[user]
-	u, sm := s.u, s.small
+	u, ok := (*c.snap.Load())[user]
 	if !ok || u.gone.Load() {
 		if u, ok = c.lookupMap(user, u); !ok {
 			return c.missed(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm}, false, false)
 		}
-		sm = u.small
 	}
 	if all := c.killsAll.Load(); u.seenAll.Load() != all {
 		if k := c.killStamp(u); u.stamp.Load() != k {
@@ -91,7 +89,7 @@ func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, w
 		u.seenAll.Store(all)
 	}
 	c.touch(u)
-	if u.globally(sm, perm) {
+	if u.globally(perm) {
 		return true, true, nil
 	}
 	if scope != "" {

@@ -90,7 +90,7 @@ func (c *Cache) flushLocked() {
 		return true
 	})
 	c.users.Clear()
-	c.snap.Store(&map[string]snapUser{})
+	c.snap.Store(&map[string]*userEntry{})
 	clear(c.dependents)
 	clear(c.sets)
 	c.clearDueLocked()

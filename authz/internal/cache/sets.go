@@ -293,15 +293,17 @@ func (c *Cache) grantSet(g []string, memo setMemo) *permSet {
 	return s
 }
 
-// userSets is what a user's check looks in for its global roles: small,
-// the merged set (owned: its bytes, held by the entry alone) or else the
-// largest set small enough to have that form, shared; then perms, the
-// largest of the sets left, and more, the others (nil for most users).
+// userSets is what a user's check looks in for its global roles: merged,
+// the names of the merged set (owned: their bytes, held by the entry
+// alone), or else small, the largest set small enough to have that form,
+// shared; then perms, the largest of the sets left, and more, the others
+// (nil for most users).
 type userSets struct {
-	small *small
-	perms map[string]struct{}
-	more  []map[string]struct{}
-	owned int64
+	merged []string
+	small  *small
+	perms  map[string]struct{}
+	more   []map[string]struct{}
+	owned  int64
 }
 
 // mergeUser composes the sets of a user's global roles (see compose): the
@@ -318,12 +320,12 @@ func mergeUser(rs []*roleEntry) userSets {
 	merged, kept := compose(parts)
 	var u userSets
 	if merged != nil {
-		u.small = newSmall(merged)
-		u.owned = smallBytes(len(merged))
+		u.merged = merged
+		u.owned = smallBytes(len(merged)) - smallBytes(0)
 	}
 	var rest []map[string]struct{}
 	for _, s := range kept { // largest first
-		if u.small == nil && s.small != nil {
+		if u.merged == nil && u.small == nil && s.small != nil {
 			u.small = s.small
 			continue
 		}

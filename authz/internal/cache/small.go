@@ -14,7 +14,7 @@ import (
 // churn, each of those lines is one more that another core's work may
 // have pushed out of the cache (docs/performance.md).
 type small struct {
-	n     int
+	n     int32            // first, so that fps start in the line before
 	fps   [mergeMax]uint32 // fps[:n], ascending
 	names []string         // names[i] has the fingerprint fps[i]
 }
@@ -27,6 +27,13 @@ func fingerprint(name string) uint32 { return uint32(maphash.String(setSeed, nam
 
 // newSmall is the small set of names (distinct, at most mergeMax).
 func newSmall(names []string) *small {
+	s := new(small)
+	s.fill(names)
+	return s
+}
+
+// fill makes s the small set of names (distinct, at most mergeMax).
+func (s *small) fill(names []string) {
 	type pair struct {
 		fp   uint32
 		name string
@@ -44,11 +51,10 @@ func newSmall(names []string) *small {
 		}
 		return 0
 	})
-	s := &small{n: len(pairs), names: make([]string, len(pairs))}
+	*s = small{n: int32(len(pairs)), names: make([]string, len(pairs))}
 	for i, p := range pairs {
 		s.fps[i], s.names[i] = p.fp, p.name
 	}
-	return s
 }
 
 // has reports whether the set holds name, whose fingerprint is fp.
