@@ -487,10 +487,13 @@ func (u *userEntry) globally(perm string) bool {
 	if u.small.has(fingerprint(perm), perm) {
 		return true
 	}
-	if u.perms != nil {
-		if _, ok := u.perms[perm]; ok {
-			return true
-		}
+	if u.perms == nil {
+		// more is nil too (see mergeUser), and lies past the small set:
+		// most users' no ends here, on the entry's first lines.
+		return false
+	}
+	if _, ok := u.perms[perm]; ok {
+		return true
 	}
 	for _, m := range u.more {
 		if _, ok := m[perm]; ok {

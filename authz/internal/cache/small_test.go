@@ -35,6 +35,7 @@ func TestSmallAgreesWithMap(t *testing.T) {
 func TestSmallCollision(t *testing.T) {
 	s := &small{n: 3, names: []string{"a", "b", "c"}}
 	s.fps[0], s.fps[1], s.fps[2] = 7, 7, 9
+	s.bloom = filterBits(7) | filterBits(9)
 	for _, c := range []struct {
 		fp   uint32
 		name string
