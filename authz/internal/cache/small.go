@@ -7,9 +7,9 @@ import (
 
 // small is a set of at most mergeMax permissions in the form the warm
 // check reads fastest: the names' fingerprints sorted in one block, the
-// names beside them. A no reads a line or two of fingerprints; a yes
-// compares the name found under its fingerprint too, so a collision is a
-// comparison, never a wrong answer. A map of the same names takes the
+// names beside them. Most noes end on the filter (bloom); the rest read
+// a line or two of fingerprints; a yes compares the name found under its
+// fingerprint too, so a collision is a comparison, never a wrong answer. A map of the same names takes the
 // check through its header, directory, table and group first: under
 // churn, each of those lines is one more that another core's work may
 // have pushed out of the cache (docs/performance.md).
