@@ -125,13 +125,7 @@ func (c *Cache) passBoundaries() {
 
 // dropUserLocked removes u from the users map if it is still there.
 func (c *Cache) dropUserLocked(u *userEntry) {
-	deleted := false
-	c.users.Compute(u.name, func(old *userEntry, loaded bool) (*userEntry, bool) {
-		deleted = loaded && old == u
-		return old, !loaded || deleted
-	})
-	if deleted {
-		u.gone.Store(true)
+	if c.deleteUserLocked(u) {
 		c.budget.count(c, -1, -u.size())
 	}
 }

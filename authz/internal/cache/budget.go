@@ -169,13 +169,7 @@ func (c *Cache) dropOldest(free int64, userSize func(*userEntry) int64) {
 func (c *Cache) dropUser(u *userEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	deleted := false
-	c.users.Compute(u.name, func(old *userEntry, loaded bool) (*userEntry, bool) {
-		deleted = loaded && old == u
-		return old, !loaded || deleted
-	})
-	if deleted {
-		u.gone.Store(true)
+	if c.deleteUserLocked(u) {
 		c.budget.count(c, -1, -u.size())
 	}
 }

@@ -97,8 +97,7 @@ func (c *Cache) buildUser(ctx context.Context, user string, epoch uint64) (*user
 	published := !c.closed && c.userEpoch.Load() == epoch && !passed(u.next, c.now())
 	if published {
 		entries, bytes := int64(1), u.bytes
-		if old, had := c.users.LoadAndStore(user, u); had {
-			old.fwd.Store(u)
+		if old, had := c.storeUserLocked(u); had {
 			old.gone.Store(true)
 			entries, bytes = 0, u.bytes-old.size() // replaced, not added
 		}
@@ -170,15 +169,14 @@ func (c *Cache) refresh(ctx context.Context, u *userEntry) (*userEntry, error) {
 	if !c.closed {
 		// Only in u's place: a user invalidation that dropped u must not
 		// see it come back.
-		c.users.Compute(u.name, func(old *userEntry, loaded bool) (*userEntry, bool) {
-			if loaded && old == u {
-				replaced = true
-				u.fwd.Store(n)
-				u.gone.Store(true)
-				return n, false
-			}
-			return old, !loaded
-		})
+		// (Every write to the users map is made under c.mu. The key is
+		// the new entry's name, which points into the entry: a key of
+		// the old one's would keep it alive.)
+		if cur, ok := c.users.Load(u.name); ok && cur == u {
+			replaced = true
+			c.storeUserLocked(n)
+			u.gone.Store(true)
+		}
 		if replaced {
 			c.budget.count(c, 0, n.bytes-u.size())
 			c.enlistLocked(n)

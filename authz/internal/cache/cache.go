@@ -4,8 +4,10 @@ import (
 	"context"
 	"hash/maphash"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/puzpuzpuz/xsync/v3"
 
@@ -50,7 +52,6 @@ type Cache struct {
 	renewRoles map[string]struct{}
 	renewUsers map[*userEntry]struct{}
 	renewRuns  bool
-	renewed    atomic.Int64 // entries renewal replaced since it last made the snapshot
 	// kills[s] moves after every role entry of shard s (see shardOf) that
 	// dies, killsAll after every one: a user entry stamped with the sum
 	// over its roles' shards (killsAll for a user of many shards) has
@@ -59,14 +60,10 @@ type Cache struct {
 	// the users of other shards nothing.
 	kills    [killShards]atomic.Uint64
 	killsAll atomic.Uint64
-	// snap is a plain-map copy of users for the warm check (a built-in
-	// map lookup is cheaper than the concurrent map's); an entry that left
-	// users is marked gone, so the copy never answers for it. stale counts
-	// the checks that found their user in users only; past a share of the
-	// copy's size, the copy is made again.
-	snap   atomic.Pointer[map[string]*userEntry]
-	stale  atomic.Int64
-	snapMu sync.Mutex
+	// index is the warm check's way to a user's entry (see index.go),
+	// changed with users; an entry that left users is marked gone, so a
+	// check that read the index just before never answers with it.
+	index atomic.Pointer[userIndex]
 	// entries and bytes are what this cache holds in its budget, so that
 	// eviction takes from the cache holding the most.
 	entries, bytes atomic.Int64
@@ -87,11 +84,8 @@ type Cache struct {
 // publishes a new entry.
 type userEntry struct {
 	// The warm check's fields first, in the entry's first cache line,
-	// then its small set in the lines after it.
+	// the name's bytes among them; then its small set in the lines after.
 
-	// perms is the largest of the global roles' sets left (nil when
-	// none), looked in when small says no.
-	perms map[string]struct{}
 	// seenAll is killsAll when stamp was last found current: while
 	// killsAll stays there, the warm check looks no further.
 	seenAll atomic.Uint64
@@ -101,22 +95,24 @@ type userEntry struct {
 	stamp atomic.Uint64
 	used  atomic.Uint32 // the budget's clock at the last use
 	// gone: the entry left the users map (set under Cache.mu before the
-	// removal returns), so the snapshot must not answer with it.
+	// removal returns), so a check that found it in the index just
+	// before must not answer with it.
 	gone atomic.Bool
 	// shards are the kill shards of the entry's roles, each once, and
 	// nshards their number (manyShards when the roles fall in more than
 	// maxUserShards: the stamp is then killsAll). In the entry's first
 	// cache line with the fields above, so that the stamp's sum after
 	// some role set died loads nothing more of the entry's.
-	shards  [maxUserShards]uint8
 	nshards int8
-	// fwd is the entry that replaced this one in the users map with the
-	// same memberships (its role sets read again), set before gone: a
-	// check that finds this entry gone in the snapshot follows it rather
-	// than search the users map (see lookupMap). In the first cache line
-	// too, beside gone: a check that meets a replaced entry goes on to
-	// its successor without waiting for another line of the old one.
-	fwd atomic.Pointer[userEntry]
+	shards  [maxUserShards]uint8
+	// anyLarge: the user's global roles have sets past small (large), so
+	// a no goes on there; told in the first line, so that most users' no
+	// ends on it.
+	anyLarge bool
+	// key holds the name's bytes when they fit (name then points at it):
+	// the index compares them here, in the line the check reads anyway,
+	// rather than in one more line elsewhere for every check.
+	key [nameInline]byte
 	// small is the effective set of the global roles in the warm check's
 	// form (see small.go), or a copy of the largest of them small enough
 	// for it when some are too large to copy (see mergeUser); empty when
@@ -124,12 +120,13 @@ type userEntry struct {
 	// made in the entry itself: a set of its own, allocated apart, was
 	// one more line and one more page a check had to wait for, and after
 	// sustained changes the rebuilt sets lay apart from their entries.
+	// Its filter (small.bloom) ends the entry's first line.
 	small small
 
-	// more are the global roles' other sets, looked in when perms says
-	// no; nil unless a user holds roles of different large sets.
-	more   []map[string]struct{}
-	name   string // the map key, kept so guards can point at it (InternUser)
+	// large are the global roles' other sets, largest first, looked in
+	// when small says no; nil for most users (then anyLarge is false).
+	large  []map[string]struct{}
+	name   string // the map key (see key), kept so guards can point at it (InternUser)
 	global []*roleEntry
 	// scoped are the roles held in one scope only (nil when none; see
 	// scoped.go), scopedRoles their entries in the order of scoped.names.
@@ -144,6 +141,10 @@ type userEntry struct {
 	// (Unix nanoseconds; 0: none will): see boundary.go.
 	next int64
 }
+
+// nameInline is the longest name kept in the entry's first line; a
+// longer one is a copy of its own.
+const nameInline = 23 // with the fields before it, 56 bytes: the filter ends the line
 
 // size is what the entry is counted as in the budget now: its own bytes
 // and what it remembered since.
@@ -204,15 +205,23 @@ func userShards(global, scoped []*roleEntry) (out [maxUserShards]uint8, n int8) 
 // the entries of scoped.names, in that order), its merged set and size
 // filled in.
 func newUserEntry(name string, global []*roleEntry, scoped *scopeIndex, scopedRoles []*roleEntry) *userEntry {
-	u := &userEntry{name: name, global: global, scoped: scoped, scopedRoles: scopedRoles}
+	u := &userEntry{global: global, scoped: scoped, scopedRoles: scopedRoles}
+	// The entry's own copy of the name: the maps' keys point at it, and
+	// a caller's string (part of a larger buffer, perhaps) is not kept.
+	if len(name) <= nameInline {
+		n := copy(u.key[:], name)
+		u.name = unsafe.String(&u.key[0], n)
+	} else {
+		u.name = strings.Clone(name)
+	}
 	m := mergeUser(global)
 	if m.merged != nil {
 		u.small.fill(m.merged)
 	} else if m.small != nil {
 		u.small = *m.small
 	}
-	u.perms, u.more = m.perms, m.more
-	u.bytes = userBytes + smallBytes(0) + int64(len(name)) + m.owned + (refBytes+memberBytes)*int64(len(global)) + moreBytes*int64(len(m.more))
+	u.large, u.anyLarge = m.large, m.large != nil
+	u.bytes = userBytes + smallBytes(0) + int64(len(name)) + m.owned + (refBytes+memberBytes)*int64(len(global)) + moreBytes*int64(max(len(m.large)-1, 0))
 	if scoped != nil {
 		u.bytes += scoped.bytes + (refBytes+memberBytes)*int64(len(scopedRoles))
 	}
@@ -288,75 +297,18 @@ func NewWith(load Loader, budget *Budget, o Options) *Cache {
 		sets:       map[uint64][]*permSet{},
 	}
 	c.miss = c.wrap(o.Layers)
-	c.snap.Store(&map[string]*userEntry{})
+	c.index.Store(newUserIndex(0))
 	budget.register(c)
 	return c
 }
 
-// lookup finds the user's entry: in the snapshot when it is there and
-// current, else in the users map (and then counts the snapshot stale).
+// lookup finds the user's entry: in the index, or else (a check that
+// raced a change to it) in the users map.
 func (c *Cache) lookup(user string) (*userEntry, bool) {
-	u, ok := (*c.snap.Load())[user]
-	if ok && !u.gone.Load() {
+	if u := c.index.Load().find(user); u != nil && !u.gone.Load() {
 		return u, true
 	}
-	return c.lookupMap(user, u)
-}
-
-// lookupMap is lookup past the snapshot: the entry that replaced was (the
-// snapshot's, gone; nil when the snapshot has none), else the live map;
-// and a new snapshot when enough lookups have missed it.
-func (c *Cache) lookupMap(user string, was *userEntry) (*userEntry, bool) {
-	snap := *c.snap.Load()
-	u, ok := forwarded(was)
-	if ok && c.renew {
-		// Renewal replaced it, and makes the snapshot again itself.
-		return u, true
-	}
-	if !ok {
-		u, ok = c.users.Load(user)
-	}
-	if ok {
-		// At the threshold, and again every 256 after it should a copy
-		// already running have kept this one from starting.
-		if n, at := c.stale.Add(1), int64(len(snap)/8+64); n >= at && (n-at)%256 == 0 {
-			c.resnap()
-		}
-	}
-	return u, ok
-}
-
-// forwarded follows the entries that replaced u (a few at most: each
-// was a check's refresh since the snapshot) to one still in the users
-// map.
-func forwarded(u *userEntry) (*userEntry, bool) {
-	for range 4 {
-		if u == nil {
-			return nil, false
-		}
-		if u = u.fwd.Load(); u != nil && !u.gone.Load() {
-			return u, true
-		}
-	}
-	return nil, false
-}
-
-// resnap copies the users map into a new snapshot. An entry removed
-// while it runs is marked gone, so copying it does no harm.
-func (c *Cache) resnap() {
-	if !c.snapMu.TryLock() {
-		return
-	}
-	defer c.snapMu.Unlock()
-	m := make(map[string]*userEntry, c.users.Size())
-	c.users.Range(func(k string, u *userEntry) bool {
-		if !u.gone.Load() {
-			m[k] = u
-		}
-		return true
-	})
-	c.stale.Store(0)
-	c.snap.Store(&m)
+	return c.users.Load(user)
 }
 
 // Allowed reports whether the user holds perm through a global role or,
@@ -385,9 +337,10 @@ func (c *Cache) answer(ctx context.Context, q Query) (bool, error) {
 // For callers that do their own checks before a miss.
 func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	// lookup, written out: the hit path saves a call.
-	u, ok := (*c.snap.Load())[user]
-	if !ok || u.gone.Load() {
-		if u, ok = c.lookupMap(user, u); !ok {
+	u := c.index.Load().find(user)
+	if u == nil || u.gone.Load() {
+		var ok bool
+		if u, ok = c.users.Load(user); !ok {
 			return false, false
 		}
 	}
@@ -487,15 +440,11 @@ func (u *userEntry) globally(perm string) bool {
 	if u.small.has(fingerprint(perm), perm) {
 		return true
 	}
-	if u.perms == nil {
-		// more is nil too (see mergeUser), and lies past the small set:
-		// most users' no ends here, on the entry's first lines.
+	if !u.anyLarge {
+		// Most users' no ends here, on the entry's first lines.
 		return false
 	}
-	if _, ok := u.perms[perm]; ok {
-		return true
-	}
-	for _, m := range u.more {
+	for _, m := range u.large {
 		if _, ok := m[perm]; ok {
 			return true
 		}

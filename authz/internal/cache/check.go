@@ -73,9 +73,10 @@ type Options struct {
 // errors are the Loader's, Admit's, or the context's.
 func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, warm bool, err error) {
 	// Cached's look, written out: the warm check saves a call.
-	u, ok := (*c.snap.Load())[user]
-	if !ok || u.gone.Load() {
-		if u, ok = c.lookupMap(user, u); !ok {
+	u := c.index.Load().find(user)
+	if u == nil || u.gone.Load() {
+		var ok bool
+		if u, ok = c.users.Load(user); !ok {
 			return c.missed(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm}, false, false)
 		}
 	}

@@ -29,7 +29,8 @@
 // together, taking from the largest.
 //
 // The warm check (Cache.Check, Cache.CheckRole) takes no lock and
-// allocates nothing: the user from a plain-map snapshot, one comparison of
+// allocates nothing: the user from an index changed in place (index.go:
+// one slot, then the entry's first line), one comparison of
 // the entry's stamp with the cache's kill counter (after some role set
 // died, the counters of the shards of the user's roles; the role sets one
 // by one only when one of those moved), and one look for the permission
@@ -40,9 +41,8 @@
 // is read again at once by a goroutine of the cache's own, and the entries
 // of the users that held it (each role entry lists its members) are
 // refreshed there, so a grant costs the checking goroutines neither the
-// store read nor the members' rebuilds; a user entry replaced so points
-// at its successor, which a check that finds the snapshot's entry gone
-// follows, and renewal makes the snapshot again past a share replaced.
+// store read nor the members' rebuilds; a user entry replaced so takes
+// its predecessor's slot in the index at once.
 // It is a build like any other (a ticket, published only if no
 // invalidation came since), bounded (4,096 roles and 65,536 users
 // waiting), and ends when nothing waits; late or failed, the checks do

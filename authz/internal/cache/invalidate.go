@@ -42,10 +42,8 @@ func (c *Cache) DeleteRole(role string) {
 	// The roles inheriting from it changed; role itself is gone.
 	c.renewLocked(c.invalidateRoleLocked(role, false))
 	c.userEpoch.Add(1)
-	c.users.Range(func(name string, u *userEntry) bool {
-		if u.mentions(role) {
-			c.users.Delete(name)
-			u.gone.Store(true)
+	c.users.Range(func(_ string, u *userEntry) bool {
+		if u.mentions(role) && c.deleteUserLocked(u) {
 			c.budget.count(c, -1, -u.size())
 		}
 		return true
@@ -58,8 +56,7 @@ func (c *Cache) InvalidateUser(user string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.userEpoch.Add(1)
-	if old, had := c.users.LoadAndDelete(user); had {
-		old.gone.Store(true)
+	if old, had := c.users.Load(user); had && c.deleteUserLocked(old) {
 		c.budget.count(c, -1, -old.size())
 	}
 }
@@ -90,7 +87,7 @@ func (c *Cache) flushLocked() {
 		return true
 	})
 	c.users.Clear()
-	c.snap.Store(&map[string]*userEntry{})
+	c.index.Store(newUserIndex(0))
 	clear(c.dependents)
 	clear(c.sets)
 	c.clearDueLocked()

@@ -99,7 +99,6 @@ func (c *Cache) renewNow(roles []string, users []*userEntry) {
 	if _, err := c.roleEntries(ctx, roles); err != nil {
 		return
 	}
-	refreshed := 0
 	for _, u := range users {
 		if u.gone.Load() || u.live() {
 			continue
@@ -107,13 +106,6 @@ func (c *Cache) renewNow(roles []string, users []*userEntry) {
 		if _, err := c.refresh(ctx, u); err != nil {
 			break
 		}
-		refreshed++
-	}
-	// The snapshot names the entries replaced; past the share at which
-	// a check would make it again, make it here, off the checking path.
-	if n := c.renewed.Add(int64(refreshed)); n >= int64(len(*c.snap.Load())/8+64) {
-		c.renewed.Store(0)
-		c.resnap()
 	}
 }
 

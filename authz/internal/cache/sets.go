@@ -296,13 +296,11 @@ func (c *Cache) grantSet(g []string, memo setMemo) *permSet {
 // userSets is what a user's check looks in for its global roles: merged,
 // the names of the merged set (owned: their bytes, held by the entry
 // alone), or else small, the largest set small enough to have that form,
-// shared; then perms, the largest of the sets left, and more, the others
-// (nil for most users).
+// shared; then large, the sets left, largest first (nil for most users).
 type userSets struct {
 	merged []string
 	small  *small
-	perms  map[string]struct{}
-	more   []map[string]struct{}
+	large  []map[string]struct{}
 	owned  int64
 }
 
@@ -323,19 +321,12 @@ func mergeUser(rs []*roleEntry) userSets {
 		u.merged = merged
 		u.owned = smallBytes(len(merged)) - smallBytes(0)
 	}
-	var rest []map[string]struct{}
 	for _, s := range kept { // largest first
 		if u.merged == nil && u.small == nil && s.small != nil {
 			u.small = s.small
 			continue
 		}
-		rest = append(rest, s.perms)
-	}
-	if len(rest) > 0 {
-		u.perms = rest[0]
-	}
-	if len(rest) > 1 {
-		u.more = rest[1:]
+		u.large = append(u.large, s.perms)
 	}
 	return u
 }
