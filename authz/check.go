@@ -158,6 +158,19 @@ func (l storeLoader) RoleGrants(ctx context.Context, roles []string, at time.Tim
 	return nil
 }
 
+// primaryRoleGrants is RoleGrants on the primary: the read of a write's
+// own roles right after its commit (cache.InvalidateRoleRead).
+func (l storeLoader) primaryRoleGrants(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error {
+	err := l.c.az.reader.Primary(ctx, func(ctx context.Context, db bun.IDB) error {
+		return storage.RoleGrants(ctx, db, l.c.scopeAt(at), roles, fn)
+	})
+	if err != nil {
+		l.countError(err)
+		return storage.Classify(err)
+	}
+	return nil
+}
+
 // scopeAt is the client's scope reading bounds as at at.
 func (c *Client) scopeAt(at time.Time) storage.Scope {
 	s := c.scope

@@ -176,6 +176,14 @@ func (c *Client) dropRole(cause invalidationCause, role string) {
 	c.az.metrics.invalidated(cause)
 }
 
+// dropRoleRead is dropRole for this process's own committed write: the
+// sets it kills are read again first (cache.InvalidateRoleRead), so that
+// no check waits for them.
+func (c *Client) dropRoleRead(ctx context.Context, role string) {
+	c.cache.InvalidateRoleRead(ctx, role, storeLoader{c}.primaryRoleGrants)
+	c.az.metrics.invalidated(invalidLocalWrite)
+}
+
 func (c *Client) dropDeletedRole(cause invalidationCause, role string) {
 	c.cache.DeleteRole(role)
 	c.az.metrics.invalidated(cause)

@@ -283,7 +283,7 @@ func (c *Client) committed(ctx context.Context, ch change, w written) (settle bo
 	case ch.roleDeleted:
 		c.dropDeletedRole(invalidLocalWrite, ch.role)
 	case ch.role != "":
-		c.dropRole(invalidLocalWrite, ch.role)
+		c.dropRoleRead(ctx, ch.role)
 	case ch.user != "":
 		c.dropUser(invalidLocalWrite, ch.user)
 		if ch.renamed != "" {

@@ -285,45 +285,59 @@ func (c *Cache) buildRoles(ctx context.Context, names []string, epoch uint64) ([
 // was read. An entry not published is born dead: whoever holds it uses it
 // for the check at hand only.
 func (c *Cache) publishRole(name string, epoch uint64, sources []string, grants [][]string, next int64, memo setMemo) *roleEntry {
+	r := c.makeRole(name, sources, grants, next, memo)
+	c.mu.Lock()
+	published := c.publishRoleLocked(r, epoch)
+	c.mu.Unlock()
+	if published {
+		c.budget.settle()
+	}
+	return r
+}
+
+// makeRole makes the entry of a role from its sources' grants as read,
+// not yet published.
+func (c *Cache) makeRole(name string, sources []string, grants [][]string, next int64, memo setMemo) *roleEntry {
 	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), shard: shardOf(name), next: next}
 	for _, s := range sources {
 		r.bytes += sourceBytes + int64(len(s))
 	}
 	r.parts = c.roleParts(grants, memo)
 	r.bytes += refBytes * int64(len(r.parts))
-	c.mu.Lock()
+	return r
+}
+
+// publishRoleLocked publishes r unless a role invalidation happened since
+// epoch was read (then r is dead), and reports whether it did; the caller
+// settles the budget after c.mu. Under c.mu.
+func (c *Cache) publishRoleLocked(r *roleEntry, epoch uint64) bool {
 	// Not once its boundary has come: it answers the check at hand only.
-	published := !c.closed && c.roleEpoch.Load() == epoch && !passed(next, c.now())
-	if published {
-		entries, bytes := int64(1), r.bytes
-		for i, p := range r.parts {
-			var held int64
-			r.parts[i], held = c.retainSetLocked(p)
-			bytes += held
-		}
-		if old, had := c.roles.LoadAndStore(name, r); had {
-			c.killLocked(old, false)
-			c.releaseSetsLocked(old.parts)
-			entries, bytes = 0, bytes-old.bytes
-		}
-		c.budget.count(c, entries, bytes)
-		for _, s := range sources {
-			if s != name {
-				c.dependents[s] = append(c.dependents[s], r)
-			}
-		}
-		if next != 0 {
-			c.scheduleLocked(boundary{at: next, r: r})
-		}
-	} else {
+	if c.closed || c.roleEpoch.Load() != epoch || passed(r.next, c.now()) {
 		// Some invalidation moved the epoch past the one this build read
 		// under: it died then, at the latest.
 		r.killedAt.Store(epoch + 1)
 		r.dead.Store(true)
+		return false
 	}
-	c.mu.Unlock()
-	if published {
-		c.budget.settle()
+	entries, bytes := int64(1), r.bytes
+	for i, p := range r.parts {
+		var held int64
+		r.parts[i], held = c.retainSetLocked(p)
+		bytes += held
 	}
-	return r
+	if old, had := c.roles.LoadAndStore(r.name, r); had {
+		c.killLocked(old, false)
+		c.releaseSetsLocked(old.parts)
+		entries, bytes = 0, bytes-old.bytes
+	}
+	c.budget.count(c, entries, bytes)
+	for _, s := range r.sources {
+		if s != r.name {
+			c.dependents[s] = append(c.dependents[s], r)
+		}
+	}
+	if r.next != 0 {
+		c.scheduleLocked(boundary{at: r.next, r: r})
+	}
+	return true
 }

@@ -35,3 +35,6 @@ type Loader interface {
 	// role of the read inheriting it); an error from fn is returned.
 	RoleGrants(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error
 }
+
+// RoleRead reads roles as Loader.RoleGrants does (see InvalidateRoleRead).
+type RoleRead func(ctx context.Context, roles []string, at time.Time, fn func(role string, sources []string, grants [][]string, next time.Time) error) error

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -145,4 +146,66 @@ func (c *Cache) enlistLocked(u *userEntry) {
 	}
 	enlist(u.global)
 	enlist(u.scopedRoles)
+}
+
+// InvalidateRoleRead is InvalidateRole for a change this process has
+// just committed, with renewal on: the role sets the change kills are
+// read again first, and take the dead ones' places in the same step as
+// they die. Renewal alone reads them only after they died, and a check
+// of one of their members meanwhile (a few a change, at thousands of
+// checks a millisecond) waited for that read; now such a check finds the
+// new set already there and only makes the member's entry anew, from
+// memory. When another invalidation comes between the read and the
+// step, or the read fails, the sets die unreplaced, as InvalidateRole
+// leaves them. read reads roles as Loader.RoleGrants does; the caller
+// makes sure it sees what the change committed (from the primary: a read
+// replica may not have replayed it yet).
+func (c *Cache) InvalidateRoleRead(ctx context.Context, role string, read RoleRead) {
+	c.mu.Lock()
+	if !c.renew || c.closed {
+		c.renewLocked(c.invalidateRoleLocked(role, true))
+		c.mu.Unlock()
+		return
+	}
+	// The sets that will die: role's own and those built from it.
+	var names []string
+	if r, ok := c.roles.Load(role); ok && !r.dead.Load() {
+		names = append(names, role)
+	}
+	for _, r := range c.dependents[role] {
+		if !r.dead.Load() && !slices.Contains(names, r.name) {
+			names = append(names, r.name)
+		}
+	}
+	epoch := c.roleEpoch.Load()
+	c.mu.Unlock()
+	var fresh []*roleEntry
+	if len(names) > 0 {
+		c.building.Add(1)
+		memo := setMemo{}
+		err := read(ctx, names, c.clock.Now(), func(name string, sources []string, grants [][]string, next time.Time) error {
+			if !slices.Contains(names, name) || len(grants) != len(sources) {
+				return fmt.Errorf("cache: the store answered for role %q, not asked for, or with %d grant lists for %d sources", name, len(grants), len(sources))
+			}
+			fresh = append(fresh, c.makeRole(name, sources, grants, nanos(next), memo))
+			return nil
+		})
+		c.building.Add(-1)
+		if err != nil {
+			fresh = nil
+		}
+	}
+	c.mu.Lock()
+	killed := c.invalidateRoleLocked(role, true)
+	published := false
+	for _, r := range fresh {
+		// At the epoch this invalidation moved to: published only if no
+		// other came between the read and now.
+		published = c.publishRoleLocked(r, epoch+1) || published
+	}
+	c.renewLocked(killed)
+	c.mu.Unlock()
+	if published {
+		c.budget.settle()
+	}
 }

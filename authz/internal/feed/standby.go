@@ -144,6 +144,13 @@ func (r *Reader) Read(ctx context.Context, fl *Follower, strict bool, read func(
 
 func noHand() {}
 
+// Primary runs read on the primary, whatever the standby: for a write's
+// own read just after its commit, which a standby cannot have replayed
+// yet (waiting for it would hold the write up, then fall back anyway).
+func (r *Reader) Primary(ctx context.Context, read func(ctx context.Context, db bun.IDB) error) error {
+	return r.onPrimary(ctx, func(ctx context.Context, db bun.IDB, _ func()) error { return read(ctx, db) })
+}
+
 // onPrimary runs read on the primary; bounded by Bound while the primary
 // did not answer the feed's last revision check.
 func (r *Reader) onPrimary(ctx context.Context, read func(ctx context.Context, db bun.IDB, hand func()) error) error {
