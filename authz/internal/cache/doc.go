@@ -42,7 +42,10 @@
 // of the users that held it (each role entry lists its members) are
 // refreshed there, so a grant costs the checking goroutines neither the
 // store read nor the members' rebuilds; a user entry replaced so takes
-// its predecessor's slot in the index at once.
+// its predecessor's slot in the index at once. For this process's own
+// committed changes (InvalidateRoleRead), the sets are read before they
+// die and take the dead ones' places in the same step, so that no check
+// of a member waits for that read either.
 // It is a build like any other (a ticket, published only if no
 // invalidation came since), bounded (4,096 roles and 65,536 users
 // waiting), and ends when nothing waits; late or failed, the checks do
