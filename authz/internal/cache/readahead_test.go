@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -130,4 +131,36 @@ func TestInvalidateRoleReadWithoutRenewal(t *testing.T) {
 		t.Fatalf("InvalidateRoleRead without renewal read the store %d times", n)
 	}
 	allowedIs(t, c, "ann", "", "edit", false)
+}
+
+// A role that more than readAheadMax roles inherit: the write does not
+// read them all; they die, and renewal (or the next check) reads them.
+func TestInvalidateRoleReadLeavesManyToRenewal(t *testing.T) {
+	s := newFakeStore()
+	s.grant("base", "read", true)
+	for i := range readAheadMax + 1 {
+		r := fmt.Sprintf("r%d", i)
+		s.inherit(r, "base")
+		s.member(fmt.Sprintf("u%d", i), r, true)
+	}
+	c := newRenewingCache(s)
+	for i := range readAheadMax + 1 {
+		allowedIs(t, c, fmt.Sprintf("u%d", i), "", "read", true)
+	}
+	renewed(t, c)
+	s.grant("base", "write", true)
+	c.mu.Lock()
+	c.renewRuns = true // held back, so that only InvalidateRoleRead reads
+	c.mu.Unlock()
+	loads := s.roleLoads.Load()
+	c.InvalidateRoleRead(context.Background(), "base", s.RoleGrants)
+	if n := s.roleLoads.Load() - loads; n != 0 {
+		t.Fatalf("InvalidateRoleRead read %d times for a role %d others inherit", n, readAheadMax+1)
+	}
+	c.mu.Lock()
+	c.renewRuns = false
+	c.mu.Unlock()
+	for i := range readAheadMax + 1 {
+		allowedIs(t, c, fmt.Sprintf("u%d", i), "", "write", true)
+	}
 }

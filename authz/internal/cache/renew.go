@@ -28,6 +28,10 @@ const (
 	renewMaxUsers = 1 << 16
 )
 
+// readAheadMax is the most role sets InvalidateRoleRead reads before
+// they die; past it, it leaves them to renewal.
+const readAheadMax = 64
+
 // renewTimeout bounds one renewal's read of the store.
 const renewTimeout = 5 * time.Second
 
@@ -176,6 +180,11 @@ func (c *Cache) InvalidateRoleRead(ctx context.Context, role string, read RoleRe
 		if !r.dead.Load() && !slices.Contains(names, r.name) {
 			names = append(names, r.name)
 		}
+	}
+	if len(names) > readAheadMax {
+		// A role many others inherit: the write would wait for them all;
+		// renewal reads them instead, off the write's path.
+		names = nil
 	}
 	epoch := c.roleEpoch.Load()
 	c.mu.Unlock()
