@@ -25,9 +25,7 @@ func TestInvalidateRoleReadReplacesTheSets(t *testing.T) {
 	for _, grant := range []bool{true, false} {
 		s.grant("editor", "publish", grant)
 		// Renewal held back: the checks below must not need it.
-		c.mu.Lock()
-		c.renewRuns = true
-		c.mu.Unlock()
+		release := holdRenewal(c)
 		loads := s.roleLoads.Load()
 		c.InvalidateRoleRead(context.Background(), "editor", s.RoleGrants)
 		if n := s.roleLoads.Load() - loads; n != 1 {
@@ -45,9 +43,7 @@ func TestInvalidateRoleReadReplacesTheSets(t *testing.T) {
 		if u, r := s.userReads.Load()-users, s.roleLoads.Load()-roles; u != 0 || r != 0 {
 			t.Fatalf("grant %v: the members' checks read the store (%d user reads, %d role reads)", grant, u, r)
 		}
-		c.mu.Lock()
-		c.renewRuns = false
-		c.mu.Unlock()
+		release()
 	}
 }
 
@@ -71,16 +67,12 @@ func TestInvalidateRoleReadRacedByAnotherChange(t *testing.T) {
 		c.InvalidateRole("editor")
 	}
 	// Renewal held back, so that only InvalidateRoleRead could publish.
-	c.mu.Lock()
-	c.renewRuns = true
-	c.mu.Unlock()
+	release := holdRenewal(c)
 	c.InvalidateRoleRead(context.Background(), "editor", s.RoleGrants)
 	if r, ok := c.roles.Load("editor"); ok && !r.dead.Load() {
 		t.Fatal("a set read before another change was published after it")
 	}
-	c.mu.Lock()
-	c.renewRuns = false
-	c.mu.Unlock()
+	release()
 	allowedIs(t, c, "ann", "", "publish", true)
 	allowedIs(t, c, "ann", "", "delete", true)
 }
@@ -149,18 +141,27 @@ func TestInvalidateRoleReadLeavesManyToRenewal(t *testing.T) {
 	}
 	renewed(t, c)
 	s.grant("base", "write", true)
-	c.mu.Lock()
-	c.renewRuns = true // held back, so that only InvalidateRoleRead reads
-	c.mu.Unlock()
+	release := holdRenewal(c)
 	loads := s.roleLoads.Load()
 	c.InvalidateRoleRead(context.Background(), "base", s.RoleGrants)
 	if n := s.roleLoads.Load() - loads; n != 0 {
 		t.Fatalf("InvalidateRoleRead read %d times for a role %d others inherit", n, readAheadMax+1)
 	}
-	c.mu.Lock()
-	c.renewRuns = false
-	c.mu.Unlock()
+	release()
 	for i := range readAheadMax + 1 {
 		allowedIs(t, c, fmt.Sprintf("u%d", i), "", "write", true)
+	}
+}
+
+// holdRenewal keeps c's renewal from starting (what it is given waits),
+// so that only the call under test reads; release lets it run again.
+func holdRenewal(c *Cache) (release func()) {
+	c.mu.Lock()
+	c.renewRuns = true
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		c.renewRuns = false
+		c.mu.Unlock()
 	}
 }
