@@ -298,7 +298,7 @@ func (c *Cache) publishRole(name string, epoch uint64, sources []string, grants 
 // makeRole makes the entry of a role from its sources' grants as read,
 // not yet published.
 func (c *Cache) makeRole(name string, sources []string, grants [][]string, next int64, memo setMemo) *roleEntry {
-	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), shard: shardOf(name), next: next}
+	r := &roleEntry{name: name, sources: sources, bytes: roleBytes + int64(len(name)), next: next}
 	for _, s := range sources {
 		r.bytes += sourceBytes + int64(len(s))
 	}

@@ -3,7 +3,6 @@ package cache
 import (
 	"context"
 	"hash/maphash"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,14 +51,6 @@ type Cache struct {
 	renewRoles map[string]struct{}
 	renewUsers map[*userEntry]struct{}
 	renewRuns  bool
-	// kills[s] moves after every role entry of shard s (see shardOf) that
-	// dies, killsAll after every one: a user entry stamped with the sum
-	// over its roles' shards (killsAll for a user of many shards) has
-	// found all its role entries live since, so a warm check need not
-	// look at them one by one. With shards, a grant to one role costs
-	// the users of other shards nothing.
-	kills    [killShards]atomic.Uint64
-	killsAll atomic.Uint64
 	// index is the warm check's way to a user's entry (see index.go),
 	// changed with users; an entry that left users is marked gone, so a
 	// check that read the index just before never answers with it.
@@ -86,25 +77,19 @@ type userEntry struct {
 	// The warm check's fields first, in the entry's first cache line,
 	// the name's bytes among them; then its small set in the lines after.
 
-	// seenAll is killsAll when stamp was last found current: while
-	// killsAll stays there, the warm check looks no further.
-	seenAll atomic.Uint64
-	// stamp is the cache's kill stamp for this entry (Cache.killStamp)
-	// when every role entry of this entry was last seen live; noStamp
-	// until then.
-	stamp atomic.Uint64
+	// marks moves after a role entry of this entry dies (the entry is
+	// among that role entry's members: see Cache.killLocked); seen is
+	// marks when every role entry was last found live (noMark until
+	// then). While they are equal, the warm check looks no further: it
+	// reads them in the line it reads anyway, so a change to one role
+	// costs the checks of the users who do not hold it nothing.
+	marks atomic.Uint64
+	seen  atomic.Uint64
 	used  atomic.Uint32 // the budget's clock at the last use
 	// gone: the entry left the users map (set under Cache.mu before the
 	// removal returns), so a check that found it in the index just
 	// before must not answer with it.
 	gone atomic.Bool
-	// shards are the kill shards of the entry's roles, each once, and
-	// nshards their number (manyShards when the roles fall in more than
-	// maxUserShards: the stamp is then killsAll). In the entry's first
-	// cache line with the fields above, so that the stamp's sum after
-	// some role set died loads nothing more of the entry's.
-	nshards int8
-	shards  [maxUserShards]uint8
 	// anyLarge: the user's global roles have sets past small (large), so
 	// a no goes on there; told in the first line, so that most users' no
 	// ends on it.
@@ -144,62 +129,14 @@ type userEntry struct {
 
 // nameInline is the longest name kept in the entry's first line; a
 // longer one is a copy of its own.
-const nameInline = 23 // with the fields before it, 56 bytes: the filter ends the line
+const nameInline = 31 // with the fields before it, 56 bytes: the filter ends the line
 
 // size is what the entry is counted as in the budget now: its own bytes
 // and what it remembered since.
 func (u *userEntry) size() int64 { return u.bytes + u.memoBytes.Load() }
 
-const noStamp = ^uint64(0)
-
-// killShards is the number of kill shards; maxUserShards the number of
-// shards a user's stamp sums at most before it takes killsAll instead.
-const (
-	killShards    = 256
-	maxUserShards = 7 // with its count, one word of the entry's first line
-)
-
-// shardOf is the kill shard of a role.
-func shardOf(role string) uint8 { return uint8(maphash.String(setSeed, role)) }
-
-// killStamp is what u's stamp is compared with: the kills of its roles'
-// shards, summed (each only grows, so the sum moves with any of them).
-func (c *Cache) killStamp(u *userEntry) uint64 {
-	if u.nshards < 0 {
-		return c.killsAll.Load()
-	}
-	var k uint64
-	for _, s := range u.shards[:u.nshards] {
-		k += c.kills[s].Load()
-	}
-	return k
-}
-
-// manyShards is userEntry.nshards for roles in more than maxUserShards
-// shards.
-const manyShards = -1
-
-// userShards lists the shards of the roles, each once, and their number,
-// or manyShards past maxUserShards. No role: no shard, a stamp of 0 that
-// never moves.
-func userShards(global, scoped []*roleEntry) (out [maxUserShards]uint8, n int8) {
-	add := func(rs []*roleEntry) bool {
-		for _, r := range rs {
-			if !slices.Contains(out[:n], r.shard) {
-				if n == maxUserShards {
-					return false
-				}
-				out[n] = r.shard
-				n++
-			}
-		}
-		return true
-	}
-	if !add(global) || !add(scoped) {
-		return out, manyShards
-	}
-	return out, n
-}
+// noMark is seen before the entry's role entries were first found live.
+const noMark = ^uint64(0)
 
 // newUserEntry returns the entry for user with these roles (scopedRoles
 // the entries of scoped.names, in that order), its merged set and size
@@ -225,9 +162,7 @@ func newUserEntry(name string, global []*roleEntry, scoped *scopeIndex, scopedRo
 	if scoped != nil {
 		u.bytes += scoped.bytes + (refBytes+memberBytes)*int64(len(scopedRoles))
 	}
-	u.shards, u.nshards = userShards(global, scopedRoles)
-	u.stamp.Store(noStamp)
-	u.seenAll.Store(noStamp)
+	u.seen.Store(noMark)
 	return u
 }
 
@@ -241,13 +176,12 @@ type roleEntry struct {
 	parts   []*permSet
 	bytes   int64    // the entry's own size in the budget, its sets apart
 	sources []string // roles the set was built from, name included
-	shard   uint8    // shardOf(name)
 	// next is when a grant the set was built from starts or ends (Unix
 	// nanoseconds; 0: none will): see boundary.go.
 	next int64
 	// members are the user entries published with this entry among
-	// their roles (some since replaced: see enlistLocked), for renewal.
-	// Guarded by Cache.mu.
+	// their roles (some since replaced: see enlistLocked): marked when it
+	// dies, and renewed. Guarded by Cache.mu.
 	members []*userEntry
 	// dead: an invalidation reached this entry (or it was never
 	// published); users pointing at it must look the role up again.
@@ -344,18 +278,13 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 			return false, false
 		}
 	}
-	// One load instead of one per role, unless a role entry died since
-	// the last look; then one look at each, and the stamp moves on.
-	// Nothing died since the last look (one load), or nothing of this
-	// user's shards (a few), or every role entry of the user is live.
-	if all := c.killsAll.Load(); u.seenAll.Load() != all {
-		if k := c.killStamp(u); u.stamp.Load() != k {
-			if !u.live() {
-				return false, false
-			}
-			u.stamp.Store(k)
+	// No role entry of the user died since the last look (the entry's
+	// own marks), or every one is live: then the mark is seen.
+	if m := u.marks.Load(); u.seen.Load() != m {
+		if !u.live() {
+			return false, false
 		}
-		u.seenAll.Store(all)
+		u.seen.Store(m)
 	}
 	c.touch(u)
 	if u.globally(perm) {
@@ -371,10 +300,9 @@ func (c *Cache) Cached(user, scope, perm string) (allowed, warm bool) {
 	return false, true
 }
 
-// live reports whether every role entry of u is live. Read the kill stamp
-// before it: a role entry that dies moves its shard's kills after it is
-// marked dead, so an entry found live under a stamp was live when that
-// stamp was.
+// live reports whether every role entry of u is live. Read u.marks
+// before it: a role entry that dies marks its members after it is marked
+// dead, so an entry found live under a mark was live when that mark was.
 func (u *userEntry) live() bool {
 	for _, r := range u.global {
 		if r.dead.Load() {

@@ -92,6 +92,59 @@ func TestGrantDropsOnlyThatRole(t *testing.T) {
 	}
 }
 
+// A role set that dies marks its members' entries, its dependents'
+// members' too (inheritance), and no other entry: the users of other
+// roles keep the warm check's one comparison, and a member's next check
+// looks at its role sets, finds one dead and reads it again.
+func TestKillMarksOnlyMembers(t *testing.T) {
+	s := newFakeStore()
+	s.inherit("lead", "editor")
+	s.grant("editor", "edit", true)
+	s.grant("viewer", "read", true)
+	s.member("sara", "editor", true)
+	s.member("lena", "lead", true)
+	s.member("jack", "viewer", true)
+	s.member("mia", "viewer", true)
+	s.scopedMember("mia", "docs", "editor", true)
+	c := newTestCache(s)
+	allowedIs(t, c, "sara", "", "edit", true)
+	allowedIs(t, c, "lena", "", "edit", true)
+	allowedIs(t, c, "jack", "", "read", true)
+	allowedIs(t, c, "mia", "docs", "edit", true)
+	entry := func(user string) *userEntry {
+		t.Helper()
+		u, ok := c.lookup(user)
+		if !ok {
+			t.Fatalf("%s is not cached", user)
+		}
+		return u
+	}
+	for _, user := range []string{"sara", "lena", "jack", "mia"} {
+		if u := entry(user); u.seen.Load() != u.marks.Load() {
+			t.Fatalf("%s: a warm entry not seen (marks %d, seen %d)", user, u.marks.Load(), u.seen.Load())
+		}
+	}
+	s.grant("editor", "publish", true)
+	c.InvalidateRole("editor")
+	for _, user := range []string{"sara", "lena", "mia"} {
+		if u := entry(user); u.seen.Load() == u.marks.Load() {
+			t.Errorf("%s holds editor (or inherits it) but was not marked", user)
+		}
+	}
+	if u := entry("jack"); u.marks.Load() != 0 || u.seen.Load() != 0 {
+		t.Errorf("jack holds viewer only but was marked (marks %d, seen %d)", u.marks.Load(), u.seen.Load())
+	}
+	roles := s.roleReads.Load()
+	allowedIs(t, c, "jack", "", "read", true)
+	if s.roleReads.Load() != roles {
+		t.Fatal("a grant on editor made a viewer's check read the store")
+	}
+	allowedIs(t, c, "sara", "", "publish", true)
+	allowedIs(t, c, "lena", "", "publish", true)
+	allowedIs(t, c, "mia", "docs", "publish", true)
+	allowedIs(t, c, "mia", "", "publish", false)
+}
+
 // A membership change drops that user only.
 func TestMembershipDropsOnlyThatUser(t *testing.T) {
 	s := newFakeStore()

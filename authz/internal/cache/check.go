@@ -80,14 +80,11 @@ func (c *Cache) Check(ctx context.Context, scope, user, perm string) (allowed, w
 			return c.missed(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm}, false, false)
 		}
 	}
-	if all := c.killsAll.Load(); u.seenAll.Load() != all {
-		if k := c.killStamp(u); u.stamp.Load() != k {
-			if !u.live() {
-				return c.missed(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm, found: u}, false, false)
-			}
-			u.stamp.Store(k)
+	if m := u.marks.Load(); u.seen.Load() != m {
+		if !u.live() {
+			return c.missed(ctx, Query{Kind: Permission, Scope: scope, User: user, Name: perm, found: u}, false, false)
 		}
-		u.seenAll.Store(all)
+		u.seen.Store(m)
 	}
 	c.touch(u)
 	if u.globally(perm) {
@@ -142,17 +139,14 @@ func (c *Cache) look(q Query) (ok bool, found *userEntry, warm bool) {
 	return u.grants(q.Scope, q.Name), nil, true
 }
 
-// fit reports whether every role entry of u is live, moving its stamps
-// on as the warm check does.
+// fit reports whether every role entry of u is live, seeing its marks
+// as the warm check does.
 func (c *Cache) fit(u *userEntry) bool {
-	if all := c.killsAll.Load(); u.seenAll.Load() != all {
-		if k := c.killStamp(u); u.stamp.Load() != k {
-			if !u.live() {
-				return false
-			}
-			u.stamp.Store(k)
+	if m := u.marks.Load(); u.seen.Load() != m {
+		if !u.live() {
+			return false
 		}
-		u.seenAll.Store(all)
+		u.seen.Store(m)
 	}
 	return true
 }

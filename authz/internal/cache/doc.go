@@ -30,12 +30,13 @@
 //
 // The warm check (Cache.Check, Cache.CheckRole) takes no lock and
 // allocates nothing: the user from an index changed in place (index.go:
-// one slot, then the entry's first line), one comparison of
-// the entry's stamp with the cache's kill counter (after some role set
-// died, the counters of the shards of the user's roles; the role sets one
-// by one only when one of those moved), and one look for the permission
-// in the user's small set, whatever the number of roles (a no looks in
-// each large set of the user's too, a map each).
+// one slot, then the entry's first line), one comparison of two counters
+// in that line (the entry's marks, moved when a role set of the user
+// dies, and the marks last seen; the role sets one by one only when they
+// differ), and one look for the permission in the user's small set,
+// whatever the number of roles (a no looks in each large set of the
+// user's too, a map each). A grant to one role so costs the checks of
+// the users who do not hold it nothing.
 //
 // Renewal (Options.Renew, on in rolegate): a role set killed while in use
 // is read again at once by a goroutine of the cache's own, and the entries

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // indexed is a table holding an entry for each name, grown as the cache
@@ -210,5 +211,18 @@ func TestIndexTagCollision(t *testing.T) {
 		if u := x.find(pair[1]); u == nil || u.name != pair[1] {
 			t.Fatalf("find(%q) missed its own entry", pair[1])
 		}
+	}
+}
+
+// The warm check reads one line of a user's entry: its marks, the name's
+// bytes and the small set's filter. A field added before them that moved
+// the filter into the next line would cost every check one more line.
+func TestEntryFirstLine(t *testing.T) {
+	var u userEntry
+	if end := unsafe.Offsetof(u.small) + unsafe.Offsetof(u.small.bloom) + unsafe.Sizeof(u.small.bloom); end > 64 {
+		t.Errorf("the filter ends at byte %d of the entry, past its first line", end)
+	}
+	if size := unsafe.Sizeof(u); size%64 != 0 {
+		t.Errorf("an entry is %d bytes, not whole lines: the first line of most would be split", size)
 	}
 }

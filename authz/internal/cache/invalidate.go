@@ -77,10 +77,6 @@ func (c *Cache) flushLocked() {
 		r.dead.Store(true)
 		return true
 	})
-	for i := range c.kills {
-		c.kills[i].Add(1)
-	}
-	c.killsAll.Add(1)
 	c.roles.Clear()
 	c.users.Range(func(_ string, u *userEntry) bool {
 		u.gone.Store(true)
@@ -119,8 +115,11 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 	if !r.dead.Load() {
 		r.killedAt.Store(c.roleEpoch.Load())
 		r.dead.Store(true)
-		c.kills[r.shard].Add(1) // after dead: see userEntry.live
-		c.killsAll.Add(1)
+		// After dead (see userEntry.live): the members' next checks look
+		// at their role entries, and no other user's does.
+		for _, u := range r.members {
+			u.marks.Add(1)
+		}
 	}
 	for _, s := range r.sources {
 		if s == r.name {
@@ -143,6 +142,48 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 			c.budget.count(c, -1, -r.bytes)
 			c.releaseSetsLocked(r.parts)
 		}
+	}
+}
+
+// enlistLocked records u among the members of each of its live role
+// entries, to be marked when one dies, and renewed; when all are live,
+// the entry is marked seen, so that its first check looks no further. A
+// role entry's list keeps the entries replaced since (gone) until it
+// fills; it is then compacted, so it holds at most about twice its live
+// members. Called under c.mu when u is published, as every kill is.
+func (c *Cache) enlistLocked(u *userEntry) {
+	live := true
+	enlist := func(rs []*roleEntry) {
+		for _, r := range rs {
+			if r.dead.Load() {
+				live = false
+				continue
+			}
+			if n := len(r.members); n > 0 && r.members[n-1] == u {
+				continue // a role held both globally and in a scope
+			}
+			if n := len(r.members); n == cap(r.members) && n >= 8 {
+				kept := r.members[:0]
+				for _, m := range r.members {
+					if !m.gone.Load() {
+						kept = append(kept, m)
+					}
+				}
+				clear(r.members[len(kept):])
+				r.members = kept
+				if len(kept) > n/2 {
+					// Room for as many again, so that the next compaction
+					// is as many appends away.
+					r.members = slices.Grow(r.members, n)
+				}
+			}
+			r.members = append(r.members, u)
+		}
+	}
+	enlist(u.global)
+	enlist(u.scopedRoles)
+	if live {
+		u.seen.Store(u.marks.Load())
 	}
 }
 

@@ -114,44 +114,6 @@ func (c *Cache) renewNow(roles []string, users []*userEntry) {
 	}
 }
 
-// enlistLocked records u among the members of each of its live role
-// sets, for their renewal. A set's list keeps the entries replaced since
-// (gone) until it fills; it is then compacted, so it holds at most about
-// twice its live members. Called under c.mu when u is published.
-func (c *Cache) enlistLocked(u *userEntry) {
-	if !c.renew {
-		return
-	}
-	enlist := func(rs []*roleEntry) {
-		for _, r := range rs {
-			if r.dead.Load() {
-				continue
-			}
-			if n := len(r.members); n > 0 && r.members[n-1] == u {
-				continue // a role held both globally and in a scope
-			}
-			if n := len(r.members); n == cap(r.members) && n >= 8 {
-				live := r.members[:0]
-				for _, m := range r.members {
-					if !m.gone.Load() {
-						live = append(live, m)
-					}
-				}
-				clear(r.members[len(live):])
-				r.members = live
-				if len(live) > n/2 {
-					// Room for as many again, so that the next compaction
-					// is as many appends away.
-					r.members = slices.Grow(r.members, n)
-				}
-			}
-			r.members = append(r.members, u)
-		}
-	}
-	enlist(u.global)
-	enlist(u.scopedRoles)
-}
-
 // InvalidateRoleRead is InvalidateRole for a change this process has
 // just committed, with renewal on: the role sets the change kills are
 // read again first, and take the dead ones' places in the same step as

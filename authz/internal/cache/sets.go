@@ -14,7 +14,7 @@ const (
 	roleBytes   = 160 // a role entry: struct, map slot, name header
 	setBytes    = 48  // a permission set's struct
 	refBytes    = 8   // one pointer to a role entry in a user entry
-	memberBytes = 16  // a user entry's place in a role entry's members, slack included (renew.go)
+	memberBytes = 16  // a user entry's place in a role entry's members, slack included (invalidate.go)
 	moreBytes   = 8   // one more map a user's check looks in
 	sourceBytes = 16  // one source name's header in a role entry
 )

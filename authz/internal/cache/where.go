@@ -84,8 +84,8 @@ func (c *Cache) WhereCan(ctx context.Context, user, perm string) (global bool, s
 }
 
 // warmUser is the entry Cached answers from, found and judged the same
-// way: in the index or the map, with every role entry live (the kill
-// stamps). Cached writes these steps out for speed; whatever makes an
+// way: in the index or the map, with every role entry live (the entry's
+// marks). Cached writes these steps out for speed; whatever makes an
 // entry unfit for one warm answer must make it unfit for the other. An
 // entry found unfit is returned with ok false (nil: none found).
 func (c *Cache) warmUser(user string) (u *userEntry, ok bool) {
