@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -143,6 +144,52 @@ func TestKillMarksOnlyMembers(t *testing.T) {
 	allowedIs(t, c, "lena", "", "publish", true)
 	allowedIs(t, c, "mia", "docs", "publish", true)
 	allowedIs(t, c, "mia", "", "publish", false)
+}
+
+// The entries a user's changes replace are not kept reachable from the
+// live ones: grants alternating between the user's two roles, a check
+// after each, each rebuilding the entry, leave a few user entries
+// reachable from those in use (through the role sets' members and the
+// sets each entry holds), not one a change.
+func TestReplacedEntriesAreNotChained(t *testing.T) {
+	for _, renew := range []bool{false, true} {
+		s := newFakeStore()
+		s.grant("a", "x", true)
+		s.grant("b", "y", true)
+		s.member("g", "a", true)
+		s.member("g", "b", true)
+		c := NewWith(s, NewBudget(1_000_000, 1<<40), Options{Renew: renew})
+		const changes = 400
+		for i := range changes {
+			role := []string{"a", "b"}[i%2]
+			perm := fmt.Sprintf("p%d", i)
+			s.grant(role, perm, true)
+			c.InvalidateRole(role)
+			allowedIs(t, c, "g", "", perm, true)
+		}
+		c.mu.Lock()
+		seen := map[*userEntry]bool{}
+		var walk func(u *userEntry)
+		walk = func(u *userEntry) {
+			if seen[u] {
+				return
+			}
+			seen[u] = true
+			for _, r := range append(append([]*roleEntry(nil), u.global...), u.scopedRoles...) {
+				for _, m := range r.members {
+					walk(m)
+				}
+			}
+		}
+		c.users.Range(func(_ string, u *userEntry) bool {
+			walk(u)
+			return true
+		})
+		c.mu.Unlock()
+		if len(seen) > 16 {
+			t.Errorf("renewal %v: %d user entries reachable after %d changes to one user's roles", renew, len(seen), changes)
+		}
+	}
 }
 
 // A membership change drops that user only.

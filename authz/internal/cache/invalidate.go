@@ -14,24 +14,27 @@ func (c *Cache) InvalidateRole(role string) {
 }
 
 // invalidateRoleLocked kills the sets built from role and returns those
-// that were in use (live), role's own among them only when self.
-func (c *Cache) invalidateRoleLocked(role string, self bool) (killed []*roleEntry) {
+// that were in use (live), role's own among them only when self, and the
+// user entries that held them (for renewal).
+func (c *Cache) invalidateRoleLocked(role string, self bool) (killed []*roleEntry, members []*userEntry) {
 	c.roleEpoch.Add(1)
 	if r, ok := c.roles.Load(role); ok {
-		if self && !r.dead.Load() {
-			killed = append(killed, r)
+		live := !r.dead.Load()
+		held := c.killLocked(r, true)
+		if self && live {
+			killed, members = append(killed, r), append(members, held...)
 		}
-		c.killLocked(r, true)
 	}
 	deps := c.dependents[role]
 	delete(c.dependents, role) // first: killLocked edits the index in place
 	for _, r := range deps {
-		if !r.dead.Load() {
-			killed = append(killed, r)
+		live := !r.dead.Load()
+		held := c.killLocked(r, true)
+		if live {
+			killed, members = append(killed, r), append(members, held...)
 		}
-		c.killLocked(r, true)
 	}
-	return killed
+	return killed, members
 }
 
 // DeleteRole is InvalidateRole for a role deleted: its members' entries,
@@ -110,14 +113,19 @@ func (c *Cache) Close() {
 func (c *Cache) Closed() bool { return c.closedFlag.Load() }
 
 // killLocked marks r dead and forgets it: from the dependents index and,
-// when fromMap, from the role map (if it is still the entry there).
-func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
+// when fromMap, from the role map (if it is still the entry there). It
+// returns the user entries it marked (none when r was dead already): r
+// keeps no list of them, so that a dead set does not hold the entries
+// replaced since, nor, through their dead sets, theirs, in a chain as
+// long as the changes made.
+func (c *Cache) killLocked(r *roleEntry, fromMap bool) (members []*userEntry) {
 	if !r.dead.Load() {
 		r.killedAt.Store(c.roleEpoch.Load())
 		r.dead.Store(true)
 		// After dead (see userEntry.live): the members' next checks look
 		// at their role entries, and no other user's does.
-		for _, u := range r.members {
+		members, r.members = r.members, nil
+		for _, u := range members {
 			u.marks.Add(1)
 		}
 	}
@@ -143,14 +151,16 @@ func (c *Cache) killLocked(r *roleEntry, fromMap bool) {
 			c.releaseSetsLocked(r.parts)
 		}
 	}
+	return members
 }
 
 // enlistLocked records u among the members of each of its live role
 // entries, to be marked when one dies, and renewed; when all are live,
 // the entry is marked seen, so that its first check looks no further. A
 // role entry's list keeps the entries replaced since (gone) until it
-// fills; it is then compacted, so it holds at most about twice its live
-// members. Called under c.mu when u is published, as every kill is.
+// fills; it is then compacted (from 8 on), so it holds a few times its
+// live members at most, and nothing once the set dies (killLocked).
+// Called under c.mu when u is published, as every kill is.
 func (c *Cache) enlistLocked(u *userEntry) {
 	live := true
 	enlist := func(rs []*roleEntry) {

@@ -38,7 +38,7 @@ const renewTimeout = 5 * time.Second
 // renewLocked queues the role sets an invalidation killed, and the users
 // that held them, for renewal, and starts the renewing goroutine when
 // none runs. Called under c.mu.
-func (c *Cache) renewLocked(killed []*roleEntry) {
+func (c *Cache) renewLocked(killed []*roleEntry, members []*userEntry) {
 	if !c.renew || c.closed || len(killed) == 0 {
 		return
 	}
@@ -49,13 +49,13 @@ func (c *Cache) renewLocked(killed []*roleEntry) {
 		if len(c.renewRoles) < renewMaxRoles {
 			c.renewRoles[r.name] = struct{}{}
 		}
-		for _, u := range r.members {
-			if len(c.renewUsers) >= renewMaxUsers {
-				break
-			}
-			if !u.gone.Load() {
-				c.renewUsers[u] = struct{}{}
-			}
+	}
+	for _, u := range members {
+		if len(c.renewUsers) >= renewMaxUsers {
+			break
+		}
+		if !u.gone.Load() {
+			c.renewUsers[u] = struct{}{}
 		}
 	}
 	if !c.renewRuns {
@@ -167,14 +167,14 @@ func (c *Cache) InvalidateRoleRead(ctx context.Context, role string, read RoleRe
 		}
 	}
 	c.mu.Lock()
-	killed := c.invalidateRoleLocked(role, true)
+	killed, members := c.invalidateRoleLocked(role, true)
 	published := false
 	for _, r := range fresh {
 		// At the epoch this invalidation moved to: published only if no
 		// other came between the read and now.
 		published = c.publishRoleLocked(r, epoch+1) || published
 	}
-	c.renewLocked(killed)
+	c.renewLocked(killed, members)
 	c.mu.Unlock()
 	if published {
 		c.budget.settle()
